@@ -1,0 +1,137 @@
+import * as tf from "@tensorflow/tfjs";
+import type {
+  EmbeddingMatrix,
+  FitOptions,
+  FitProgress,
+  FitReport,
+  LabeledRows,
+  Surrogate,
+  SurrogateFactory,
+} from "@/lib/cereal/surrogate";
+import { ensureBackend } from "./backend";
+import { trainFixMatch, type FixMatchOptions } from "./fixmatch";
+import { Mlp, type MlpConfig } from "./mlp";
+import { Rng } from "./random";
+import { standardize } from "./standardize";
+import { trainSupervised, type SupervisedOptions } from "./supervised";
+
+/** rows per inference chunk: bounds backend memory at 100k-row predictions */
+const PREDICT_CHUNK = 8192;
+
+export interface MlpSurrogateConfig {
+  readonly hidden?: readonly number[];
+  readonly dropout?: number;
+  /** overrides of the FixMatch hyper-parameters (steps and threshold come from FitOptions) */
+  readonly fixmatch?: Omit<FixMatchOptions, "seed" | "steps" | "threshold" | "onStep">;
+  readonly supervised?: Omit<SupervisedOptions, "seed" | "onStep">;
+}
+
+/** The TF.js MLP surrogate: the standardized embeddings stay on the backend for its lifetime. */
+export class MlpSurrogate implements Surrogate {
+  private disposed = false;
+
+  private constructor(
+    private readonly x: tf.Tensor2D,
+    private readonly mlp: Mlp,
+    private readonly backend: string,
+    private readonly config: MlpSurrogateConfig,
+  ) {}
+
+  static async create(
+    embeddings: EmbeddingMatrix,
+    numClasses: number,
+    config: MlpSurrogateConfig = {},
+  ): Promise<MlpSurrogate> {
+    if (!(numClasses >= 2)) throw new Error(`numClasses must be >= 2, got ${numClasses}`);
+    const choice = await ensureBackend();
+    const x = tf.tensor2d(standardize(embeddings), [embeddings.n, embeddings.d]);
+    const mlpConfig: MlpConfig = { inputDim: embeddings.d, numClasses, hidden: config.hidden, dropout: config.dropout };
+    return new MlpSurrogate(x, new Mlp(mlpConfig, 0), choice.name, config);
+  }
+
+  async fit(
+    labeled: LabeledRows,
+    unlabeled: Int32Array,
+    options: FitOptions,
+    onProgress?: (progress: FitProgress) => void,
+  ): Promise<FitReport> {
+    this.assertLive();
+    if (labeled.rows.length !== labeled.labels.length) throw new Error("labeled rows and labels differ in length");
+    for (const c of labeled.labels) {
+      if (c < 0 || c >= this.mlp.numClasses) throw new Error(`label ${c} outside 0..${this.mlp.numClasses - 1}`);
+    }
+    const started = performance.now();
+    this.mlp.reset(options.seed);
+    const onStep = onProgress ? (step: number, total: number) => onProgress({ step, total }) : undefined;
+    if (options.fixmatch && labeled.rows.length > 0 && unlabeled.length > 0) {
+      const r = await trainFixMatch(this.mlp, this.x, labeled, unlabeled, {
+        ...this.config.fixmatch,
+        seed: options.seed,
+        steps: options.steps,
+        threshold: options.threshold,
+        onStep,
+      });
+      return {
+        backend: this.backend,
+        trainSeconds: (performance.now() - started) / 1000,
+        steps: r.steps,
+        maskRate: r.maskRate,
+        finalLoss: r.finalLoss,
+      };
+    }
+    const r = await trainSupervised(this.mlp, this.x, labeled, { ...this.config.supervised, seed: options.seed, onStep });
+    return {
+      backend: this.backend,
+      trainSeconds: (performance.now() - started) / 1000,
+      steps: r.steps,
+      maskRate: null,
+      finalLoss: r.finalLoss,
+    };
+  }
+
+  async predictProba(rows: Int32Array): Promise<Float32Array> {
+    this.assertLive();
+    return this.predict(rows, null);
+  }
+
+  async predictProbaMc(rows: Int32Array, passes: number, seed: number): Promise<Float32Array> {
+    this.assertLive();
+    const k = this.mlp.numClasses;
+    const out = new Float32Array(passes * rows.length * k);
+    const rng = new Rng(seed ^ 0x3c3c);
+    for (let pass = 0; pass < passes; pass++) {
+      out.set(await this.predict(rows, rng), pass * rows.length * k);
+    }
+    return out;
+  }
+
+  /** softmax outputs in chunks; rng given: dropout active (MC dropout), else evaluation mode */
+  private async predict(rows: Int32Array, rng: Rng | null): Promise<Float32Array> {
+    const k = this.mlp.numClasses;
+    const out = new Float32Array(rows.length * k);
+    for (let start = 0; start < rows.length; start += PREDICT_CHUNK) {
+      const chunk = rows.subarray(start, Math.min(start + PREDICT_CHUNK, rows.length));
+      const keep = rng ? tf.tidy(() => this.mlp.keepMasks(chunk.length, rng)) : null;
+      const p = tf.tidy(() => tf.softmax(this.mlp.forward(tf.gather(this.x, tf.tensor1d(chunk, "int32")), keep)));
+      if (keep) tf.dispose(keep);
+      out.set(await p.data(), start * k);
+      p.dispose();
+    }
+    return out;
+  }
+
+  private assertLive(): void {
+    if (this.disposed) throw new Error("surrogate was disposed");
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.x.dispose();
+    this.mlp.dispose();
+  }
+}
+
+/** SurrogateFactory for lib/cereal and bin/cereal.ts: the paper's MLP with default settings */
+export const createMlpSurrogate: SurrogateFactory = (embeddings, numClasses) =>
+  MlpSurrogate.create(embeddings, numClasses);

@@ -1,0 +1,108 @@
+/**
+ * Seeded randomness for the trainers. Everything random in a fit (initial weights, batch draws,
+ * dropout masks, mixup lambdas) comes from one of these streams, generated in JS, so a seed
+ * reproduces a fit exactly on the same backend, whatever TF.js's own RNG does.
+ */
+export class Rng {
+  private state: number;
+
+  constructor(seed: number) {
+    // mix the seed so that nearby seeds give unrelated streams
+    this.state = (Math.imul(seed | 0, 0x9e3779b1) ^ 0x85ebca6b) >>> 0;
+  }
+
+  /** mulberry32: uniform in [0, 1), 2^32 period, fast enough to fill dropout masks per step */
+  next(): number {
+    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** integer in [0, n) */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+
+  /** standard normal (Box-Muller) */
+  normal(): number {
+    let u = 0;
+    while (u === 0) u = this.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * this.next());
+  }
+
+  /** Gamma(shape, 1) by Marsaglia-Tsang (shape >= 1 here: Beta(9, 9)) */
+  gamma(shape: number): number {
+    if (shape < 1) return this.gamma(shape + 1) * Math.pow(this.next(), 1 / shape);
+    const d = shape - 1 / 3;
+    const c = 1 / Math.sqrt(9 * d);
+    for (;;) {
+      let x: number;
+      let v: number;
+      do {
+        x = this.normal();
+        v = 1 + c * x;
+      } while (v <= 0);
+      v = v * v * v;
+      const u = this.next();
+      if (u < 1 - 0.0331 * x * x * x * x) return d * v;
+      if (Math.log(u) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v;
+    }
+  }
+
+  /** Beta(a, b) as Ga / (Ga + Gb) */
+  beta(a: number, b: number): number {
+    const x = this.gamma(a);
+    return x / (x + this.gamma(b));
+  }
+
+  /** Fisher-Yates, in place */
+  shuffle<T extends { length: number; [i: number]: number }>(a: T): T {
+    for (let i = a.length - 1; i > 0; i--) {
+      const j = this.int(i + 1);
+      const t = a[i];
+      a[i] = a[j];
+      a[j] = t;
+    }
+    return a;
+  }
+
+  /** keep-mask for dropout: 1 with probability 1 - rate, else 0 */
+  fillKeep(out: Float32Array, rate: number): Float32Array {
+    for (let i = 0; i < out.length; i++) out[i] = this.next() < rate ? 0 : 1;
+    return out;
+  }
+}
+
+/**
+ * Draws batches of a fixed size from a pool of rows: epochs of a seeded permutation, so every
+ * row is seen once per pass (sampling without replacement, as a DataLoader with shuffle does).
+ */
+export class BatchSampler {
+  private order: Int32Array;
+  private pos: number;
+
+  constructor(
+    private readonly pool: Int32Array,
+    private readonly rng: Rng,
+  ) {
+    this.order = rng.shuffle(Int32Array.from(pool));
+    this.pos = 0;
+  }
+
+  /** fills out with the next rows; reshuffles when a pass ends */
+  next(out: Int32Array): Int32Array {
+    for (let i = 0; i < out.length; i++) {
+      if (this.pos === this.order.length) {
+        this.rng.shuffle(this.order);
+        this.pos = 0;
+      }
+      out[i] = this.order[this.pos++];
+    }
+    return out;
+  }
+
+  get size(): number {
+    return this.pool.length;
+  }
+}
