@@ -1,0 +1,55 @@
+/**
+ * Label arrays and their dense encoding. Metrics never depend on label values, only on which
+ * items share a label, so every label array is first mapped to ids 0..k-1 (in increasing label
+ * order, as numpy.unique does, so table rows and columns line up with scikit-learn's).
+ */
+
+/** A hard labelling: one integer per item (number[] or Int32Array; values may be negative or sparse). */
+export type Labels = ArrayLike<number>;
+
+export interface DenseLabels {
+  /** ids[i] in 0..k-1 */
+  readonly ids: Int32Array;
+  /** number of distinct labels */
+  readonly k: number;
+  /** values[id] = the original label of that id, increasing */
+  readonly values: Float64Array;
+}
+
+/** Above this value range an offset array would waste memory; fall back to sorting. */
+const MAX_OFFSET_RANGE = 1 << 24;
+
+/** Maps labels to dense ids in O(N) when their range is small, else O(N log N) by sorting. */
+export function denseLabels(labels: Labels): DenseLabels {
+  const n = labels.length;
+  const ids = new Int32Array(n);
+  if (n === 0) return { ids, k: 0, values: new Float64Array(0) };
+  let min = Infinity;
+  let max = -Infinity;
+  let integral = true;
+  for (let i = 0; i < n; i++) {
+    const v = labels[i];
+    if (v !== v) throw new RangeError(`label ${i} is NaN`);
+    if (v < min) min = v;
+    if (v > max) max = v;
+    if (integral && !Number.isInteger(v)) integral = false;
+  }
+  const range = max - min + 1;
+  if (integral && range <= Math.max(MAX_OFFSET_RANGE, 4 * n)) {
+    const slot = new Int32Array(range).fill(-1);
+    for (let i = 0; i < n; i++) slot[labels[i] - min] = 0;
+    let k = 0;
+    for (let v = 0; v < range; v++) if (slot[v] === 0) slot[v] = k++;
+    const values = new Float64Array(k);
+    for (let v = 0; v < range; v++) if (slot[v] >= 0) values[slot[v]] = v + min;
+    for (let i = 0; i < n; i++) ids[i] = slot[labels[i] - min];
+    return { ids, k, values };
+  }
+  const sorted = Float64Array.from(labels).sort();
+  const unique: number[] = [];
+  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) unique.push(sorted[i]);
+  const index = new Map<number, number>();
+  unique.forEach((v, id) => index.set(v, id));
+  for (let i = 0; i < n; i++) ids[i] = index.get(labels[i])!;
+  return { ids, k: unique.length, values: Float64Array.from(unique) };
+}
