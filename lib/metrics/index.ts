@@ -14,3 +14,28 @@ export { entropy, entropyOfCounts } from "./entropy";
 export { mutualInfo, mutualInfoFromTable } from "./mutual-info";
 export type { Average } from "./nmi";
 export { nmi, nmiFromTable, generalizedAverage } from "./nmi";
+export { expectedMutualInfo } from "./expected-mutual-info";
+export { ami, amiFromTable, roundMarginals } from "./ami";
+export type { PairConfusion } from "./pair-counts";
+export { pairConfusionFromTable } from "./pair-counts";
+export { ari, ariFromTable } from "./ari";
+export { fowlkesMallows, fowlkesMallowsFromTable } from "./fowlkes-mallows";
+export type { HomogeneityCompleteness } from "./v-measure";
+export {
+  homogeneity,
+  completeness,
+  vMeasure,
+  homogeneityFromTable,
+  completenessFromTable,
+  vMeasureFromTable,
+  homogeneityCompletenessFromTable,
+} from "./v-measure";
+export type { Assignment } from "./hungarian";
+export { linearSumAssignment } from "./hungarian";
+export { clusteringAccuracy, clusteringAccuracyFromTable } from "./accuracy";
+export type { ApResult } from "./ap";
+export { apMetric } from "./ap";
+export type { F1Result } from "./f1";
+export { f1Contingency } from "./f1";
+export type { MetricKey, MetricValues } from "./metrics-from-table";
+export { METRIC_KEYS, metricsFromTable } from "./metrics-from-table";
