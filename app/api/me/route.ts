@@ -1,0 +1,3 @@
+import { route } from "@/lib/server/route";
+
+export const GET = route("user", async ({ user }) => ({ user }));

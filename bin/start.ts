@@ -1,0 +1,70 @@
+/**
+ * `npm start`: build if needed, migrate, seed on first start, then serve the app and run the
+ * worker process; Ctrl-C or SIGTERM stops both. `npm run dev` does the same with `next dev`.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { serverConfig } from "../lib/server/config.ts";
+import { migrateDatabase } from "../lib/server/migrate.ts";
+import { seedIfEmpty } from "../lib/server/seed.ts";
+import { authSecret } from "../lib/server/session.ts";
+
+const dev = process.argv.includes("--dev");
+const root = process.cwd();
+const config = serverConfig();
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+process.env.NEXTAUTH_URL ??= `http://localhost:${config.port}`;
+authSecret(); // creates the secret on first start and puts it in the children's environment
+
+/** A build is needed when there is none, or a source file changed after it. */
+function buildIsStale(): boolean {
+  const stamp = path.join(root, ".next", "BUILD_ID");
+  if (!fs.existsSync(stamp)) return true;
+  const built = fs.statSync(stamp).mtimeMs;
+  const newer = (dir: string): boolean =>
+    fs.existsSync(dir) &&
+    fs.readdirSync(dir, { withFileTypes: true }).some((e) => {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) return !["node_modules", ".next", "generated"].includes(e.name) && newer(p);
+      return fs.statSync(p).mtimeMs > built;
+    });
+  return ["app", "lib", "models"].some((d) => newer(path.join(root, d))) ||
+    ["next.config.mjs", "package.json", "proxy.ts", "postcss.config.mjs"].some((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs > built);
+}
+
+const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
+if (!dev && buildIsStale()) {
+  console.log("[start] building the app (next build)…");
+  const build = spawnSync(process.execPath, [next, "build"], { stdio: "inherit" });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const { applied } = migrateDatabase(config.databasePath);
+if (applied.length) console.log(`[start] applied migrations: ${applied.join(", ")}`);
+const seed = await seedIfEmpty(config);
+if (seed.seeded) {
+  console.log(`[start] first start: created the admin ${seed.adminEmail} with password ${seed.adminPassword} and the demo project.`);
+  console.log("[start] change the password on the Users page, or set CEREAL_ADMIN_EMAIL / CEREAL_ADMIN_PASSWORD before the first start.");
+}
+
+const children: ChildProcess[] = [
+  spawn(process.execPath, [next, dev ? "dev" : "start", "-p", String(config.port)], { stdio: "inherit" }),
+  spawn(process.execPath, ["--import", "tsx", path.join(root, "bin", "worker.ts")], { stdio: "inherit" }),
+];
+console.log(`[start] data folder ${config.dataDir}; serving http://localhost:${config.port}`);
+
+let stopping = false;
+function stop(code: number) {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+  const force = setTimeout(() => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL")), 10_000);
+  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null))).then(() => {
+    clearTimeout(force);
+    process.exit(code);
+  });
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => stop(0));
+// One process dying takes the other down: a half-running app is worse than a stopped one.
+for (const child of children) child.once("exit", (code) => stop(code ?? 1));

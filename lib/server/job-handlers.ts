@@ -1,0 +1,4 @@
+import type { JobHandler } from "./worker";
+
+/** Every job kind the worker runs, by name. Features add their handler here. */
+export const jobHandlers: Record<string, JobHandler> = {};

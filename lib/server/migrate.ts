@@ -1,0 +1,71 @@
+import { createHash, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+
+/**
+ * Applies the committed SQL migrations in prisma/migrations to the SQLite database, each folder
+ * in one transaction, in name order. Applied folders are recorded in Prisma's own
+ * `_prisma_migrations` table (same columns and checksum), so `prisma migrate deploy` run online
+ * later sees the same history. The Prisma 7 CLI cannot run here (no schema engine offline).
+ */
+export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
+
+export interface MigrationResult {
+  applied: string[];
+}
+
+export function openDatabaseFile(databasePath: string): Database.Database {
+  fs.mkdirSync(path.dirname(databasePath), { recursive: true });
+  const db = new Database(databasePath, { timeout: 10_000 });
+  // WAL lets the web server read while the worker writes; the mode is stored in the file.
+  db.pragma("journal_mode = WAL");
+  db.pragma("foreign_keys = ON");
+  return db;
+}
+
+export function listMigrations(dir = MIGRATIONS_DIR): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && fs.existsSync(path.join(dir, e.name, "migration.sql")))
+    .map((e) => e.name)
+    .sort();
+}
+
+export function migrateDatabase(databasePath: string, dir = MIGRATIONS_DIR): MigrationResult {
+  const db = openDatabaseFile(databasePath);
+  try {
+    db.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+      "id" TEXT PRIMARY KEY NOT NULL,
+      "checksum" TEXT NOT NULL,
+      "finished_at" DATETIME,
+      "migration_name" TEXT NOT NULL,
+      "logs" TEXT,
+      "rolled_back_at" DATETIME,
+      "started_at" DATETIME NOT NULL DEFAULT current_timestamp,
+      "applied_steps_count" INTEGER UNSIGNED NOT NULL DEFAULT 0
+    )`);
+    const done = new Set(
+      (db.prepare(`SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`).all() as { migration_name: string }[]).map(
+        (r) => r.migration_name,
+      ),
+    );
+    const applied: string[] = [];
+    for (const name of listMigrations(dir)) {
+      if (done.has(name)) continue;
+      const sql = fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8");
+      const checksum = createHash("sha256").update(sql).digest("hex");
+      db.transaction(() => {
+        db.exec(sql);
+        db.prepare(
+          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES (?, ?, current_timestamp, ?, 1)`,
+        ).run(randomUUID(), checksum, name);
+      })();
+      applied.push(name);
+    }
+    return { applied };
+  } finally {
+    db.close();
+  }
+}

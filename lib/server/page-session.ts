@@ -1,0 +1,12 @@
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { SESSION_COOKIES, userFromSessionToken, type SessionUser } from "./session";
+
+/** The signed-in user of a page request, or a redirect to the sign-in page. */
+export async function requirePageUser(returnTo: string): Promise<SessionUser> {
+  const store = await cookies();
+  const token = SESSION_COOKIES.map((name) => store.get(name)?.value).find(Boolean) ?? null;
+  const user = await userFromSessionToken(token);
+  if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent(returnTo)}`);
+  return user;
+}
