@@ -1,5 +1,6 @@
 import * as tf from "@tensorflow/tfjs";
 import type { LabeledRows } from "@/lib/cereal/surrogate";
+import type { Inputs } from "./inputs";
 import { Mlp } from "./mlp";
 import { SgdNesterov } from "./optimizers";
 import { BatchSampler, Rng } from "./random";
@@ -55,7 +56,7 @@ export function cosineLr(lr: number, step: number, total: number): number {
 
 export async function trainFixMatch(
   mlp: Mlp,
-  x: tf.Tensor2D,
+  x: Inputs,
   labeled: LabeledRows,
   unlabeled: Int32Array,
   options: FixMatchOptions,
@@ -70,6 +71,7 @@ export async function trainFixMatch(
   const alpha = options.mixupAlpha ?? 9;
   const window = Math.max(1, Math.min(options.reportWindow ?? 32, total));
   const k = mlp.numClasses;
+  const d = x.d;
   if (labeled.rows.length === 0) throw new Error("FixMatch needs at least one labeled row");
   if (unlabeled.length === 0) throw new Error("FixMatch needs unlabeled rows");
 
@@ -78,18 +80,22 @@ export async function trainFixMatch(
   const unlabeledRows = new BatchSampler(unlabeled, rng);
   const optimizer = new SgdNesterov(mlp.numParams, options.momentum ?? 0.9, options.weightDecay ?? 5e-4);
 
-  // per-step host buffers, allocated once
-  const rows = new Int32Array(b + 2 * bu);
+  // per-step host buffers, allocated once (see Inputs for why batches are built on the host)
+  const rowsL = new Int32Array(b);
   const posL = new Int32Array(b);
   const rowsU = new Int32Array(bu);
   const perm = Int32Array.from({ length: bu }, (_, i) => i);
   const targetsL = new Float32Array(b * k);
-  const inKeep = new Float32Array((b + bu) * mlp.dims[0]);
-  // loss weights per row of the gradient batch: 1/B for labeled rows; lambda_u/(mu B) * mask for unlabeled
+  const weakU = new Float32Array(bu * d);
+  // the rows that carry gradient: labeled (weak view) then unlabeled (strong view)
+  const gradIn = new Float32Array((b + bu) * d);
+  const weakKeep: Float32Array[] = [];
+  const gradKeep: Float32Array[] = [];
+  // loss weight of each gradient row: 1/B for labeled rows; lambda_u/(mu B) * mask for unlabeled
   const labeledWeight = tf.keep(tf.fill([b, 1], 1 / b));
+  const inScale = 1 / (1 - pIn);
 
   let maskSum = 0;
-  let lossSum = 0;
   let lossLSum = 0;
   let lossUSum = 0;
   try {
@@ -99,56 +105,51 @@ export async function trainFixMatch(
       rng.shuffle(perm);
       targetsL.fill(0);
       for (let i = 0; i < b; i++) {
-        rows[i] = labeled.rows[posL[i]];
+        rowsL[i] = labeled.rows[posL[i]];
         targetsL[i * k + labeled.labels[posL[i]]] = 1;
       }
-      for (let i = 0; i < bu; i++) {
-        rows[b + i] = rowsU[i];
-        rows[b + bu + i] = rowsU[perm[i]];
-      }
+      // weak view: inverted dropout on the input (kept coordinates scaled by 1/(1-p), as nn.Dropout)
+      x.copyRows(rowsL, gradIn, 0);
+      rng.dropout(gradIn, pIn, inScale, 0, b * d);
+      x.copyRows(rowsU, weakU, 0);
+      rng.dropout(weakU, pIn, inScale);
+      // strong view: mixup with a shuffled copy of the batch, lambda folded so the row itself dominates
       let lam = rng.beta(alpha, alpha);
       lam = Math.max(lam, 1 - lam);
-      // inverted dropout on the input: kept coordinates scaled by 1/(1-p), as nn.Dropout does
-      for (let i = 0; i < inKeep.length; i++) inKeep[i] = rng.next() < pIn ? 0 : 1 / (1 - pIn);
-      const keepWeak = tf.tidy(() => mlp.keepMasks(bu, rng));
-      const keepGrad = tf.tidy(() => mlp.keepMasks(b + bu, rng));
+      for (let i = 0; i < bu; i++) {
+        const u = rowsU[i] * d;
+        const v = rowsU[perm[i]] * d;
+        const o = (b + i) * d;
+        for (let j = 0; j < d; j++) gradIn[o + j] = lam * x.data[u + j] + (1 - lam) * x.data[v + j];
+      }
       const reporting = step >= total - window;
       const out = tf.tidy(() => {
-        const xb = tf.gather(x, tf.tensor1d(rows, "int32"));
-        const [xLU, xPerm] = tf.split(xb, [b + bu, bu]) as tf.Tensor2D[];
-        const weak = tf.mul(xLU, tf.tensor2d(inKeep, [b + bu, mlp.dims[0]]));
-        const [weakL, weakU] = tf.split(weak, [b, bu]) as tf.Tensor2D[];
-        const xU = tf.slice(xLU, [b, 0], [bu, -1]);
-        const strong = tf.add(tf.mul(xU, lam), tf.mul(xPerm, 1 - lam)) as tf.Tensor2D;
+        const weights = mlp.weights(true);
+        // pseudo-labels from the weak view: no gradient flows through them
+        const q = tf.softmax(mlp.forward(tf.tensor2d(weakU, [bu, d]), mlp.keepMasks(bu, rng, weakKeep), weights));
+        const mask = tf.cast(tf.greaterEqual(tf.max(q, 1, true), tau), "float32");
+        // int32 oneHot then a cast: tfjs-backend-wasm 4.22 writes int32 bits when asked for float32
+        const pseudo = tf.cast(tf.oneHot(tf.argMax(q, 1), k), "float32");
 
-        // pseudo-labels from the weak view: no cache, no gradient
-        const q = tf.softmax(mlp.forward(weakU, keepWeak));
-        const maxQ = tf.max(q, 1, true);
-        const mask = tf.cast(tf.greaterEqual(maxQ, tau), "float32");
-        const pseudo = tf.oneHot(tf.argMax(q, 1), k).asType("float32");
-
-        const cache = { inputs: [] as tf.Tensor2D[], weights: [] as tf.Tensor2D[] };
-        const logits = mlp.forward(tf.concat([weakL, strong]) as tf.Tensor2D, keepGrad, cache);
-        const p = tf.softmax(logits);
+        const inputs: tf.Tensor2D[] = [];
+        const logits = mlp.forward(tf.tensor2d(gradIn, [b + bu, d]), mlp.keepMasks(b + bu, rng, gradKeep), weights, inputs);
         const target = tf.concat([tf.tensor2d(targetsL, [b, k]), pseudo]);
         const weight = tf.concat([labeledWeight, tf.mul(mask, lambdaU / bu)]);
-        // d loss / d logits for weighted softmax cross-entropy: w * (p - target)
-        const grad = mlp.backward(cache, tf.mul(tf.sub(p, target), weight) as tf.Tensor2D);
-        optimizer.step(mlp.theta, grad, cosineLr(lr, step, total));
+        // d loss / d logits of the weighted softmax cross-entropy: w * (softmax - target)
+        const dLogits = tf.mul(tf.sub(tf.softmax(logits), target), weight) as tf.Tensor2D;
+        optimizer.step(mlp.theta, mlp.backward(inputs, weights, dLogits), cosineLr(lr, step, total));
         const maskCount = tf.sum(mask);
         if (!reporting) return [maskCount];
-        // per-row CE, weighted like the gradient: the labeled and unlabeled terms of the loss
+        // the loss itself is only needed for the report: the labeled and unlabeled terms
         const ce = tf.mul(tf.neg(tf.sum(tf.mul(target, tf.logSoftmax(logits)), 1, true)), weight);
         const [ceL, ceU] = tf.split(ce, [b, bu]);
         return [maskCount, tf.sum(ceL), tf.sum(ceU)];
       });
-      tf.dispose([keepWeak, keepGrad]);
       if (reporting) {
         const values = await Promise.all(out.map((t) => t.data()));
         maskSum += values[0][0] / bu;
         lossLSum += values[1][0];
         lossUSum += values[2][0];
-        lossSum += values[1][0] + values[2][0];
       }
       tf.dispose(out);
       options.onStep?.(step + 1, total);
@@ -162,7 +163,7 @@ export async function trainFixMatch(
   return {
     steps: total,
     maskRate: maskSum / window,
-    finalLoss: lossSum / window,
+    finalLoss: (lossLSum + lossUSum) / window,
     labeledLoss: lossLSum / window,
     unlabeledLoss: lossUSum / window,
   };

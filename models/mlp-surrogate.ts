@@ -12,7 +12,7 @@ import { ensureBackend } from "./backend";
 import { trainFixMatch, type FixMatchOptions } from "./fixmatch";
 import { Mlp, type MlpConfig } from "./mlp";
 import { Rng } from "./random";
-import { standardize } from "./standardize";
+import { Inputs } from "./inputs";
 import { trainSupervised, type SupervisedOptions } from "./supervised";
 
 /** rows per inference chunk: bounds backend memory at 100k-row predictions */
@@ -31,7 +31,7 @@ export class MlpSurrogate implements Surrogate {
   private disposed = false;
 
   private constructor(
-    private readonly x: tf.Tensor2D,
+    private readonly x: Inputs,
     private readonly mlp: Mlp,
     private readonly backend: string,
     private readonly config: MlpSurrogateConfig,
@@ -44,7 +44,7 @@ export class MlpSurrogate implements Surrogate {
   ): Promise<MlpSurrogate> {
     if (!(numClasses >= 2)) throw new Error(`numClasses must be >= 2, got ${numClasses}`);
     const choice = await ensureBackend();
-    const x = tf.tensor2d(standardize(embeddings), [embeddings.n, embeddings.d]);
+    const x = Inputs.fromEmbeddings(embeddings);
     const mlpConfig: MlpConfig = { inputDim: embeddings.d, numClasses, hidden: config.hidden, dropout: config.dropout };
     return new MlpSurrogate(x, new Mlp(mlpConfig, 0), choice.name, config);
   }
@@ -111,9 +111,11 @@ export class MlpSurrogate implements Surrogate {
     const out = new Float32Array(rows.length * k);
     for (let start = 0; start < rows.length; start += PREDICT_CHUNK) {
       const chunk = rows.subarray(start, Math.min(start + PREDICT_CHUNK, rows.length));
-      const keep = rng ? tf.tidy(() => this.mlp.keepMasks(chunk.length, rng)) : null;
-      const p = tf.tidy(() => tf.softmax(this.mlp.forward(tf.gather(this.x, tf.tensor1d(chunk, "int32")), keep)));
-      if (keep) tf.dispose(keep);
+      const xb = this.x.copyRows(chunk, new Float32Array(chunk.length * this.x.d));
+      const p = tf.tidy(() => {
+        const keep = rng ? this.mlp.keepMasks(chunk.length, rng) : null;
+        return tf.softmax(this.mlp.forward(tf.tensor2d(xb, [chunk.length, this.x.d]), keep));
+      });
       out.set(await p.data(), start * k);
       p.dispose();
     }
@@ -127,7 +129,6 @@ export class MlpSurrogate implements Surrogate {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.x.dispose();
     this.mlp.dispose();
   }
 }

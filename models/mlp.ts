@@ -33,12 +33,12 @@ interface LayerShape {
   readonly bOffset: number;
 }
 
-/** what a training forward keeps for the backward pass */
-export interface ForwardCache {
-  /** the input of every layer (after the previous layer's dropout), inputs[0] = x */
-  readonly inputs: tf.Tensor2D[];
-  /** layer weights sliced from the flat vector for this step */
-  readonly weights: tf.Tensor2D[];
+/** one step's view of theta, per layer */
+export interface LayerWeights {
+  readonly w: tf.Tensor2D[];
+  readonly b: tf.Tensor1D[];
+  /** transposed w, only when asked for (backward passes) */
+  readonly wT: tf.Tensor2D[];
 }
 
 export class Mlp {
@@ -95,59 +95,79 @@ export class Mlp {
     tf.tidy(() => this.theta.assign(tf.tensor1d(theta)));
   }
 
-  /** W_l and b_l as views for this step (slices copy on wasm; 66k floats, negligible) */
-  weights(): { w: tf.Tensor2D[]; b: tf.Tensor1D[] } {
+  /**
+   * The weights of every layer for one step, sliced from theta once and shared by the step's
+   * forward and backward passes. wT are the transposes the backward pass multiplies with: the
+   * wasm backend's matMul is ~10x slower with transposeA/transposeB than on plain operands, so
+   * explicit (cheap) transposes come first.
+   */
+  weights(withTransposes = false): LayerWeights {
     const w: tf.Tensor2D[] = [];
     const b: tf.Tensor1D[] = [];
+    const wT: tf.Tensor2D[] = [];
     for (const layer of this.layers) {
-      w.push(tf.slice1d(this.theta, layer.wOffset, layer.fanIn * layer.fanOut).reshape([layer.fanIn, layer.fanOut]));
+      const wl = tf.slice1d(this.theta, layer.wOffset, layer.fanIn * layer.fanOut).reshape([layer.fanIn, layer.fanOut]) as tf.Tensor2D;
+      w.push(wl);
       b.push(tf.slice1d(this.theta, layer.bOffset, layer.fanOut));
+      if (withTransposes) wT.push(tf.transpose(wl));
     }
-    return { w, b };
+    return { w, b, wT };
   }
 
   /**
    * Logits with dropout given by keep masks (one [rows x width] 0/1 mask per hidden layer), or
-   * in evaluation mode when keep is null. Call inside tf.tidy.
+   * in evaluation mode when keep is null. With cache, records each layer's input for backward.
+   * Call inside tf.tidy.
    */
-  forward(x: tf.Tensor2D, keep: readonly tf.Tensor2D[] | null, cache?: { inputs: tf.Tensor2D[]; weights: tf.Tensor2D[] }): tf.Tensor2D {
-    const { w, b } = this.weights();
+  forward(x: tf.Tensor2D, keep: readonly tf.Tensor2D[] | null, weights?: LayerWeights, cache?: tf.Tensor2D[]): tf.Tensor2D {
+    const { w, b } = weights ?? this.weights();
     let h = x;
     const last = this.layers.length - 1;
     for (let l = 0; l < last; l++) {
-      cache?.inputs.push(h);
+      cache?.push(h);
       const a = tf.fused.matMul({ a: h, b: w[l], bias: b[l], activation: "relu" });
       h = (keep ? tf.mul(a, keep[l]) : tf.mul(a, 1 - this.dropout)) as tf.Tensor2D;
     }
-    cache?.inputs.push(h);
-    if (cache) cache.weights.push(...w);
+    cache?.push(h);
     return tf.fused.matMul({ a: h, b: w[last], bias: b[last] }) as tf.Tensor2D;
   }
 
   /**
-   * Gradient of the loss w.r.t. theta, given dLoss/dlogits and the cache of a training forward.
-   * Backprop of y = h W + b: dW = h^T dz, db = sum_rows dz, dh = dz W^T; through ReLU and the
-   * 0/1 dropout mask the gate is step(h), see the class comment. Call inside tf.tidy.
+   * Gradient of the loss w.r.t. theta, given dLoss/dlogits and the layer inputs of a training
+   * forward. Backprop of y = h W + b: [dW; db] = [h, 1]^T dz (one matmul, and exactly theta's
+   * layout of a layer), dh = dz W^T; through ReLU and the 0/1 dropout mask the gate is step(h),
+   * see the class comment. Call inside tf.tidy.
    */
-  backward(cache: ForwardCache, dLogits: tf.Tensor2D): tf.Tensor1D {
-    const parts: tf.Tensor[] = [];
+  backward(inputs: readonly tf.Tensor2D[], weights: LayerWeights, dLogits: tf.Tensor2D): tf.Tensor1D {
+    const parts: tf.Tensor1D[] = [];
+    const rows = dLogits.shape[0];
+    const ones = tf.ones([1, rows]);
     let dz = dLogits;
     for (let l = this.layers.length - 1; l >= 0; l--) {
-      const h = cache.inputs[l];
+      const h = inputs[l];
+      const hT1 = tf.concat([tf.transpose(h), ones]) as tf.Tensor2D;
       // parts are assembled back to front, then reversed to the theta layout
-      parts.push(tf.sum(dz, 0));
-      parts.push(tf.matMul(h, dz, true, false).reshape([-1]));
-      if (l > 0) dz = tf.mul(tf.matMul(dz, cache.weights[l], false, true), tf.step(h)) as tf.Tensor2D;
+      parts.push(tf.matMul(hT1, dz).reshape([-1]));
+      if (l > 0) dz = tf.mul(tf.matMul(dz, weights.wT[l]), tf.step(h)) as tf.Tensor2D;
     }
-    return tf.concat(parts.reverse() as tf.Tensor1D[]) as tf.Tensor1D;
+    return tf.concat(parts.reverse()) as tf.Tensor1D;
   }
 
-  /** 0/1 keep masks for each hidden layer for a batch of `rows`, from the rng */
-  keepMasks(rows: number, rng: Rng): tf.Tensor2D[] {
+  /**
+   * 0/1 keep masks for each hidden layer for a batch of `rows`, from the rng. scratch: host
+   * buffers to reuse across steps (backends copy on upload; a mask's tensor must be disposed
+   * before its buffer is refilled, which tf.tidy around a step guarantees).
+   */
+  keepMasks(rows: number, rng: Rng, scratch?: Float32Array[]): tf.Tensor2D[] {
     const masks: tf.Tensor2D[] = [];
     for (let l = 0; l < this.numHidden; l++) {
       const width = this.layers[l].fanOut;
-      masks.push(tf.tensor2d(rng.fillKeep(new Float32Array(rows * width), this.dropout), [rows, width]));
+      let buffer = scratch?.[l];
+      if (!buffer || buffer.length !== rows * width) {
+        buffer = new Float32Array(rows * width);
+        if (scratch) scratch[l] = buffer;
+      }
+      masks.push(tf.tensor2d(rng.fillKeep(buffer, this.dropout), [rows, width]));
     }
     return masks;
   }

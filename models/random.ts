@@ -11,12 +11,17 @@ export class Rng {
     this.state = (Math.imul(seed | 0, 0x9e3779b1) ^ 0x85ebca6b) >>> 0;
   }
 
-  /** mulberry32: uniform in [0, 1), 2^32 period, fast enough to fill dropout masks per step */
-  next(): number {
+  /** mulberry32: 32 random bits, 2^32 period, fast enough to fill dropout masks per step */
+  nextUint32(): number {
     let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return (t ^ (t >>> 14)) >>> 0;
+  }
+
+  /** uniform in [0, 1) */
+  next(): number {
+    return this.nextUint32() / 4294967296;
   }
 
   /** integer in [0, n) */
@@ -67,10 +72,26 @@ export class Rng {
     return a;
   }
 
-  /** keep-mask for dropout: 1 with probability 1 - rate, else 0 */
-  fillKeep(out: Float32Array, rate: number): Float32Array {
-    for (let i = 0; i < out.length; i++) out[i] = this.next() < rate ? 0 : 1;
+  /**
+   * Dropout in place on out[start, end): each value is zeroed with probability `rate`, else
+   * multiplied by keepScale. Two 16-bit draws per random word: dropout masks are most of a
+   * step's random numbers, and a rate resolution of 1/65536 is plenty.
+   */
+  dropout(out: Float32Array, rate: number, keepScale: number, start = 0, end = out.length): Float32Array {
+    const threshold = Math.round(rate * 65536);
+    let i = start;
+    for (; i + 1 < end; i += 2) {
+      const u = this.nextUint32();
+      out[i] = (u & 0xffff) < threshold ? 0 : out[i] * keepScale;
+      out[i + 1] = u >>> 16 < threshold ? 0 : out[i + 1] * keepScale;
+    }
+    if (i < end) out[i] = (this.nextUint32() & 0xffff) < threshold ? 0 : out[i] * keepScale;
     return out;
+  }
+
+  /** 0/1 keep mask: out[i] = 0 with probability rate, else 1 */
+  fillKeep(out: Float32Array, rate: number): Float32Array {
+    return this.dropout(out.fill(1), rate, 1);
   }
 }
 

@@ -1,5 +1,6 @@
 import * as tf from "@tensorflow/tfjs";
 import type { LabeledRows } from "@/lib/cereal/surrogate";
+import type { Inputs } from "./inputs";
 import { Mlp } from "./mlp";
 import { Adam } from "./optimizers";
 import { Rng } from "./random";
@@ -24,7 +25,7 @@ export interface SupervisedResult {
 
 export async function trainSupervised(
   mlp: Mlp,
-  x: tf.Tensor2D,
+  x: Inputs,
   labeled: LabeledRows,
   options: SupervisedOptions,
 ): Promise<SupervisedResult> {
@@ -51,24 +52,23 @@ export async function trainSupervised(
         const size = Math.min(batchSize, n - start);
         const rows = new Int32Array(size);
         const targets = new Float32Array(size * k);
+        const xb = new Float32Array(size * x.d);
         for (let i = 0; i < size; i++) {
           const r = order[start + i];
           rows[i] = labeled.rows[r];
           targets[i * k + labeled.labels[r]] = 1;
         }
-        const keep = tf.tidy(() => mlp.keepMasks(size, rng));
+        x.copyRows(rows, xb);
         const loss: tf.Scalar | undefined = tf.tidy(() => {
-          const xb = tf.gather(x, tf.tensor1d(rows, "int32"));
-          const cache = { inputs: [] as tf.Tensor2D[], weights: [] as tf.Tensor2D[] };
-          const logits = mlp.forward(xb, keep, cache);
+          const weights = mlp.weights(true);
+          const inputs: tf.Tensor2D[] = [];
+          const logits = mlp.forward(tf.tensor2d(xb, [size, x.d]), mlp.keepMasks(size, rng), weights, inputs);
           const y = tf.tensor2d(targets, [size, k]);
-          const p = tf.softmax(logits);
           // d mean CE / d logits = (softmax - onehot) / batch
-          const grad = mlp.backward(cache, tf.mul(tf.sub(p, y), 1 / size));
+          const grad = mlp.backward(inputs, weights, tf.mul(tf.sub(tf.softmax(logits), y), 1 / size) as tf.Tensor2D);
           optimizer.step(mlp.theta, grad, lr);
           return last ? (tf.neg(tf.sum(tf.mul(y, tf.logSoftmax(logits)))) as tf.Scalar) : undefined;
         });
-        tf.dispose(keep);
         if (loss) {
           lossSum += (await loss.data())[0];
           loss.dispose();
