@@ -5,7 +5,7 @@ import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "./passwords";
 import type { SessionUser } from "./session";
 import { assertNotThrottled, clearFailures, recordFailure, throttleKeys } from "./sign-in-throttle";
 
-const email = z.email("Enter a valid email address.").transform((s) => s.trim().toLowerCase());
+const email = z.string().trim().toLowerCase().pipe(z.email("Enter a valid email address."));
 const password = z.string().min(MIN_PASSWORD_LENGTH, `Use a password of at least ${MIN_PASSWORD_LENGTH} characters.`);
 const role = z.enum(["ADMIN", "RESEARCHER", "ANNOTATOR"], "Role must be ADMIN, RESEARCHER or ANNOTATOR.");
 

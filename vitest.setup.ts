@@ -1,0 +1,18 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll } from "vitest";
+import { migrateDatabase } from "./lib/server/migrate";
+
+// Each test file gets its own data folder and SQLite database, migrated like a real start.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-test-"));
+process.env.CEREAL_DATA_DIR = dataDir;
+delete process.env.DATABASE_URL;
+process.env.NEXTAUTH_SECRET = "test-secret-for-session-tokens-only";
+migrateDatabase(path.join(dataDir, "cereal.db"));
+
+afterAll(async () => {
+  const { db } = await import("./lib/server/db");
+  await db().$disconnect();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
