@@ -1,0 +1,113 @@
+/**
+ * Estimators (Algorithm 1 step 3): a table of reference classes against a test clustering's
+ * clusters, built from the labels and the surrogate's view of the unlabeled items; every metric
+ * then comes from that one table (lib/metrics' metricsFromTable). An estimator is a value of the
+ * Estimator interface, so later ones (soft, prediction-powered, weighted by the draws' q) plug in
+ * without touching the round or the intervals.
+ */
+import { contingency, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
+import type { Draw } from "./designs";
+import type { TestClustering } from "./problem";
+import type { LabeledRows } from "./surrogate";
+
+export interface EstimatorInput {
+  readonly n: number;
+  readonly numClasses: number;
+  readonly labeled: LabeledRows;
+  /** how often each labeled row counts (a bootstrap draw); absent: once each */
+  readonly multiplicity?: Int32Array;
+  /** rows without a label, increasing */
+  readonly unlabeled: Int32Array;
+  /** pi(.|x) for the unlabeled rows, [unlabeled x C]; null when no surrogate ran */
+  readonly proba: Float32Array | null;
+  /** hard pseudo-labels for the unlabeled rows (an interval draw samples them from pi); absent: the estimator's own */
+  readonly pseudoLabels?: Int32Array;
+  /** how every labeled row was drawn, aligned with labeled.rows (for estimators that weight by q) */
+  readonly draws: readonly Draw[];
+}
+
+export interface Estimator {
+  readonly name: string;
+  /** whether it reads pi(.|x), so a round must fit the surrogate */
+  readonly usesSurrogate: boolean;
+  table(input: EstimatorInput, clustering: TestClustering): ContingencyTable;
+}
+
+/** argmax_y pi(y|x) per row (ties: the lower class id) */
+export function pseudoLabel(proba: Float32Array, numClasses: number): Int32Array {
+  const n = proba.length / numClasses;
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    let best = 0;
+    for (let y = 1; y < numClasses; y++) if (proba[i * numClasses + y] > proba[i * numClasses + best]) best = y;
+    out[i] = best;
+  }
+  return out;
+}
+
+/** labeled rows repeated by their multiplicity: the classes and clusters of the sample */
+function labeledSample(input: EstimatorInput, clustering: TestClustering, extra: number): { classes: Int32Array; clusters: Int32Array; size: number } {
+  const { rows, labels } = input.labeled;
+  let size = 0;
+  for (let i = 0; i < rows.length; i++) size += input.multiplicity ? input.multiplicity[i] : 1;
+  const classes = new Int32Array(size + extra);
+  const clusters = new Int32Array(size + extra);
+  let j = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const times = input.multiplicity ? input.multiplicity[i] : 1;
+    for (let t = 0; t < times; t++) {
+      classes[j] = labels[i];
+      clusters[j++] = clustering.assignments[rows[i]];
+    }
+  }
+  return { classes, clusters, size };
+}
+
+/** "Random" in the paper's tables: the metric on the labeled items alone. */
+export const labelsOnlyEstimator: Estimator = {
+  name: "labels",
+  usesSurrogate: false,
+  table(input, clustering) {
+    const { classes, clusters } = labeledSample(input, clustering, 0);
+    return contingency(classes, clusters);
+  },
+};
+
+/** The paper's estimator: labels on the labeled items + the surrogate's argmax on the rest. */
+export const argmaxEstimator: Estimator = {
+  name: "argmax",
+  usesSurrogate: true,
+  table(input, clustering) {
+    const pseudo = input.pseudoLabels ?? (input.proba ? pseudoLabel(input.proba, input.numClasses) : null);
+    if (!pseudo) throw new Error("argmax estimator: no surrogate probabilities for the unlabeled rows");
+    const { classes, clusters, size } = labeledSample(input, clustering, input.unlabeled.length);
+    for (let i = 0; i < input.unlabeled.length; i++) {
+      classes[size + i] = pseudo[i];
+      clusters[size + i] = clustering.assignments[input.unlabeled[i]];
+    }
+    return contingency(classes, clusters);
+  },
+};
+
+/** The registry the command line and the server pick estimators from by name. */
+export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
+  labels: labelsOnlyEstimator,
+  argmax: argmaxEstimator,
+};
+
+export function estimatorByName(name: string): Estimator {
+  const estimator = ESTIMATORS[name];
+  if (!estimator) throw new Error(`unknown estimator '${name}' (known: ${Object.keys(ESTIMATORS).join(", ")})`);
+  return estimator;
+}
+
+/** Every metric of every clustering with one estimator (Algorithm 1 step 3). */
+export function estimateMetrics(
+  input: EstimatorInput,
+  clusterings: readonly TestClustering[],
+  estimator: Estimator,
+): Record<string, MetricValues> {
+  const out: Record<string, MetricValues> = {};
+  for (const clustering of clusterings) out[clustering.name] = metricsFromTable(estimator.table(input, clustering));
+  return out;
+}

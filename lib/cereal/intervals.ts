@@ -1,0 +1,100 @@
+/**
+ * Intervals for every estimate, and the probability that each clustering is the best, from B
+ * joint draws (beyond the paper). A draw resamples the labeled set with replacement (bootstrap:
+ * the uncertainty of having labelled these items and not others) and samples each unlabeled
+ * item's pseudo-label from pi(.|x) (the surrogate's own uncertainty). The same draws serve every
+ * clustering, so their estimates are compared within a draw: P(best) is the share of draws in
+ * which a clustering has the highest value of a metric (ties shared).
+ */
+import { METRIC_KEYS, metricsFromTable, type MetricKey } from "@/lib/metrics";
+import type { Estimator, EstimatorInput } from "./estimators";
+import type { TestClustering } from "./problem";
+import { Random } from "./random";
+
+export interface IntervalOptions {
+  /** joint draws B (default 200) */
+  readonly draws?: number;
+  /** coverage of the interval (default 0.9) */
+  readonly level?: number;
+  readonly seed: number;
+}
+
+export type Interval = readonly [number, number];
+
+export interface IntervalReport {
+  /** interval[clustering][metric] = [lower, upper], percentiles of the draws */
+  readonly interval: Record<string, Record<MetricKey, Interval>>;
+  /** pBest[metric][clustering] = share of draws in which the clustering is the best */
+  readonly pBest: Record<MetricKey, Record<string, number>>;
+  readonly draws: number;
+  readonly level: number;
+}
+
+/** quantile of sorted values, linear interpolation between order statistics (numpy's default) */
+export function quantile(sorted: ArrayLike<number>, p: number): number {
+  const n = sorted.length;
+  if (n === 0) return Number.NaN;
+  const h = (n - 1) * p;
+  const lo = Math.floor(h);
+  const hi = Math.min(lo + 1, n - 1);
+  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+
+/** One joint draw's input: multiplicities for the labeled rows, pseudo-labels sampled from pi. */
+export function drawInput(input: EstimatorInput, random: Random, samplePseudoLabels: boolean): EstimatorInput {
+  const m = input.labeled.rows.length;
+  const multiplicity = new Int32Array(m);
+  for (let i = 0; i < m; i++) multiplicity[random.int(m)]++;
+  let pseudoLabels: Int32Array | undefined;
+  if (samplePseudoLabels && input.proba) {
+    const C = input.numClasses;
+    pseudoLabels = new Int32Array(input.unlabeled.length);
+    for (let i = 0; i < pseudoLabels.length; i++) pseudoLabels[i] = random.categorical(input.proba, i * C, C);
+  }
+  return { ...input, multiplicity, pseudoLabels };
+}
+
+export function bootstrapIntervals(
+  input: EstimatorInput,
+  clusterings: readonly TestClustering[],
+  estimator: Estimator,
+  options: IntervalOptions,
+): IntervalReport {
+  const B = options.draws ?? 200;
+  const level = options.level ?? 0.9;
+  const random = new Random(options.seed);
+  const values: Record<string, Record<MetricKey, Float64Array>> = {};
+  for (const c of clusterings)
+    values[c.name] = Object.fromEntries(METRIC_KEYS.map((k) => [k, new Float64Array(B)])) as Record<MetricKey, Float64Array>;
+  const wins = Object.fromEntries(METRIC_KEYS.map((k) => [k, Object.fromEntries(clusterings.map((c) => [c.name, 0]))])) as Record<
+    MetricKey,
+    Record<string, number>
+  >;
+
+  for (let b = 0; b < B; b++) {
+    const draw = drawInput(input, random, estimator.usesSurrogate);
+    for (const c of clusterings) {
+      const metrics = metricsFromTable(estimator.table(draw, c));
+      for (const k of METRIC_KEYS) values[c.name][k][b] = metrics[k];
+    }
+    for (const k of METRIC_KEYS) {
+      let best = -Infinity;
+      for (const c of clusterings) best = Math.max(best, values[c.name][k][b]);
+      const winners = clusterings.filter((c) => values[c.name][k][b] === best);
+      for (const c of winners) wins[k][c.name] += 1 / winners.length;
+    }
+  }
+
+  const interval: Record<string, Record<MetricKey, Interval>> = {};
+  const tail = (1 - level) / 2;
+  for (const c of clusterings) {
+    interval[c.name] = {} as Record<MetricKey, Interval>;
+    for (const k of METRIC_KEYS) {
+      const sorted = values[c.name][k].slice().sort();
+      interval[c.name][k] = [quantile(sorted, tail), quantile(sorted, 1 - tail)];
+    }
+  }
+  const pBest = {} as Record<MetricKey, Record<string, number>>;
+  for (const k of METRIC_KEYS) pBest[k] = Object.fromEntries(clusterings.map((c) => [c.name, wins[k][c.name] / B]));
+  return { interval, pBest, draws: B, level };
+}

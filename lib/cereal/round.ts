@@ -1,0 +1,124 @@
+/**
+ * One round of Algorithm 1 as a function of (state, surrogate, options): fit the surrogate on the
+ * labels (+ the unlabeled rows for FixMatch), pseudo-label the unlabeled rows, estimate every
+ * metric of every clustering with intervals, and acquire the next batch. Labelling the batch is
+ * the caller's business (the oracle in the simulator, annotators in the app).
+ */
+import type { MetricValues } from "@/lib/metrics";
+import { acquireBatch, type ScoreMode } from "./acquire";
+import type { Acquisition } from "./acquisition";
+import { recordDraws, type Design, type Draw } from "./designs";
+import { estimateMetrics, pseudoLabel, type Estimator, type EstimatorInput } from "./estimators";
+import { bootstrapIntervals, type IntervalReport } from "./intervals";
+import { unlabeledRows, type CerealState } from "./problem";
+import { deriveSeed, Random } from "./random";
+import type { FitProgress, FitReport, Surrogate } from "./surrogate";
+
+export interface RoundOptions {
+  readonly acquisition: Acquisition;
+  readonly estimator: Estimator;
+  /** train the surrogate with FixMatch (else supervised) */
+  readonly fixmatch: boolean;
+  readonly steps?: number;
+  readonly threshold?: number;
+  /** batch size n of the next acquisition; 0 acquires nothing (the last round) */
+  readonly batch: number;
+  /** the run's seed: every random choice of the round derives from it and the round index */
+  readonly seed: number;
+  readonly design?: Design;
+  readonly scoreMode?: ScoreMode;
+  readonly eps?: number;
+  /** MC dropout passes for BALD (default 10) */
+  readonly mcPasses?: number;
+  /** interval draws and level; false skips the intervals */
+  readonly intervals?: { readonly draws?: number; readonly level?: number } | false;
+  readonly onProgress?: (progress: FitProgress) => void;
+}
+
+export interface RoundResult {
+  readonly round: number;
+  readonly nLabels: number;
+  /** estimate[clustering][metric] */
+  readonly estimate: Record<string, MetricValues>;
+  readonly intervals: IntervalReport | null;
+  /** null when the round needed no surrogate (Random acquisition, labels-only estimate, supervised) */
+  readonly fit: FitReport | null;
+  readonly unlabeled: Int32Array;
+  /** pi(.|x) of the unlabeled rows, null without a surrogate */
+  readonly proba: Float32Array | null;
+  readonly pseudoLabels: Int32Array | null;
+  /** the next batch to label (empty when batch = 0) */
+  readonly next: Draw[];
+  readonly roundSeconds: number;
+}
+
+/** Does this configuration need the surrogate at all? Random + labels-only + supervised does not. */
+export function needsSurrogate(options: Pick<RoundOptions, "acquisition" | "estimator" | "fixmatch">): boolean {
+  return options.acquisition !== "random" || options.estimator.usesSurrogate || options.fixmatch;
+}
+
+export async function runRound(state: CerealState, surrogate: Surrogate | null, options: RoundOptions): Promise<RoundResult> {
+  const started = performance.now();
+  const { problem, labeled, round } = state;
+  const n = problem.embeddings.n;
+  const C = problem.numClasses;
+  const unlabeled = unlabeledRows(n, labeled.rows);
+
+  let fit: FitReport | null = null;
+  let proba: Float32Array | null = null;
+  let mc: { proba: Float32Array; passes: number } | undefined;
+  if (needsSurrogate(options)) {
+    if (!surrogate) throw new Error("this round needs a surrogate");
+    fit = await surrogate.fit(
+      labeled,
+      unlabeled,
+      { seed: deriveSeed(options.seed, "fit", round), fixmatch: options.fixmatch, steps: options.steps, threshold: options.threshold },
+      options.onProgress,
+    );
+    proba = await surrogate.predictProba(unlabeled);
+    if (options.acquisition === "bald" && options.batch > 0) {
+      const passes = options.mcPasses ?? 10;
+      mc = { proba: await surrogate.predictProbaMc(unlabeled, passes, deriveSeed(options.seed, "mc", round)), passes };
+    }
+  }
+  const pseudoLabels = proba ? pseudoLabel(proba, C) : null;
+
+  const input: EstimatorInput = { n, numClasses: C, labeled, unlabeled, proba, draws: state.draws };
+  const estimate = estimateMetrics(input, problem.clusterings, options.estimator);
+  const intervals =
+    options.intervals === false
+      ? null
+      : bootstrapIntervals(input, problem.clusterings, options.estimator, {
+          ...options.intervals,
+          seed: deriveSeed(options.seed, "intervals", round),
+        });
+
+  let next: Draw[] = [];
+  if (options.batch > 0 && unlabeled.length > 0) {
+    let currentClasses: Int32Array | null = null;
+    if (pseudoLabels) {
+      currentClasses = new Int32Array(n);
+      for (let i = 0; i < labeled.rows.length; i++) currentClasses[labeled.rows[i]] = labeled.labels[i];
+      for (let i = 0; i < unlabeled.length; i++) currentClasses[unlabeled[i]] = pseudoLabels[i];
+    }
+    const { design, draws } = acquireBatch(
+      { numClasses: C, clusterings: problem.clusterings, pool: unlabeled, proba, mc, currentClasses },
+      { acquisition: options.acquisition, n: options.batch, design: options.design, scoreMode: options.scoreMode, eps: options.eps },
+      Random.from(options.seed, "acquire", round),
+    );
+    next = recordDraws(draws, design, round + 1, state.draws.length);
+  }
+
+  return {
+    round,
+    nLabels: labeled.rows.length,
+    estimate,
+    intervals,
+    fit,
+    unlabeled,
+    proba,
+    pseudoLabels,
+    next,
+    roundSeconds: (performance.now() - started) / 1000,
+  };
+}

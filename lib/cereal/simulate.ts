@@ -1,0 +1,226 @@
+/**
+ * The oracle simulator: Algorithm 1 end to end with the reference labels answering every query.
+ * It records per round the estimates, intervals, the truth and the absolute errors, and
+ * summarises a run by its AEC (aec.ts). Nothing here reads a file or a clock other than to time
+ * rounds, so a run is a pure function of (problem, labels, surrogate factory, options) apart
+ * from the timing fields, which `timings: false` nulls for byte-identical output.
+ */
+import { contingency, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
+import type { ScoreMode } from "./acquire";
+import { aec } from "./aec";
+import type { Acquisition } from "./acquisition";
+import { drawUniform, recordDraws, type Design, type Draw } from "./designs";
+import type { Estimator } from "./estimators";
+import type { Interval } from "./intervals";
+import { addLabels, initialState, type CerealProblem } from "./problem";
+import { Random } from "./random";
+import { needsSurrogate, runRound } from "./round";
+import { stopDecision, type HistoryPoint, type StopRuleOptions } from "./stopRule";
+import type { Surrogate, SurrogateFactory } from "./surrogate";
+
+export interface SimulateOptions {
+  readonly acquisition: Acquisition;
+  readonly estimator: Estimator;
+  readonly fixmatch: boolean;
+  readonly seed: number;
+  /** size of the uniform seed batch (default 50) */
+  readonly seedSize?: number;
+  /** n, labels per later batch (default 50) */
+  readonly batch?: number;
+  /** M, every label counted, the seed included (default 1000) */
+  readonly budget?: number;
+  readonly steps?: number;
+  readonly threshold?: number;
+  readonly design?: Design;
+  readonly scoreMode?: ScoreMode;
+  readonly eps?: number;
+  readonly mcPasses?: number;
+  readonly intervals?: { readonly draws?: number; readonly level?: number } | false;
+  readonly stopRule?: StopRuleOptions;
+  /** record the seconds fields (default true); false nulls them so equal seeds give equal JSON */
+  readonly timings?: boolean;
+  readonly onRound?: (record: RoundRecord) => void;
+}
+
+export interface StopRecord {
+  readonly converged: boolean;
+  readonly labelsStillNeeded: number | null;
+}
+
+export interface RoundRecord {
+  readonly round: number;
+  readonly nLabels: number;
+  readonly estimate: Record<string, MetricValues>;
+  readonly interval: Record<string, Record<MetricKey, Interval>> | null;
+  readonly pBest: Record<MetricKey, Record<string, number>> | null;
+  readonly true: Record<string, MetricValues>;
+  readonly absErr: Record<string, MetricValues>;
+  readonly stop: Record<string, Record<MetricKey, StopRecord>> | null;
+  readonly surrogateAccuracyOnUnlabeled: number | null;
+  readonly maskRate: number | null;
+  readonly trainSeconds: number | null;
+  readonly roundSeconds: number | null;
+  readonly backend: string | null;
+}
+
+export interface SimulationSummary {
+  /** x in rounds (one unit = one batch of n labels); mean over the clusterings, per metric */
+  readonly aec: MetricValues;
+  /** x in thousands of labels */
+  readonly aecPer1000Labels: MetricValues;
+  readonly aecByClustering: Record<string, { aec: MetricValues; aecPer1000Labels: MetricValues }>;
+  readonly finalAbsErr: Record<string, MetricValues>;
+  readonly rounds: number;
+  readonly nLabels: number;
+}
+
+export interface SimulationResult {
+  readonly config: Record<string, unknown>;
+  readonly rounds: RoundRecord[];
+  readonly draws: Draw[];
+  readonly summary: SimulationSummary;
+}
+
+function metricMap(f: (k: MetricKey) => number): MetricValues {
+  return Object.fromEntries(METRIC_KEYS.map((k) => [k, f(k)])) as MetricValues;
+}
+
+/** the true metrics of every clustering against the full reference labels */
+export function trueMetrics(problem: CerealProblem, labels: Int32Array): Record<string, MetricValues> {
+  return Object.fromEntries(problem.clusterings.map((c) => [c.name, metricsFromTable(contingency(labels, c.assignments))]));
+}
+
+export async function simulate(
+  problem: CerealProblem,
+  labels: Int32Array,
+  factory: SurrogateFactory,
+  options: SimulateOptions,
+): Promise<SimulationResult> {
+  const seedSize = options.seedSize ?? 50;
+  const batch = options.batch ?? 50;
+  const budget = options.budget ?? 1000;
+  const timings = options.timings ?? true;
+  const n = problem.embeddings.n;
+  if (labels.length !== n) throw new Error(`${labels.length} reference labels for ${n} items`);
+  if (seedSize <= 0 || batch <= 0) throw new Error("seed size and batch must be positive");
+  const truth = trueMetrics(problem, labels);
+  const oracle = (draws: readonly Draw[]) => Int32Array.from(draws, (d) => labels[d.row]);
+
+  const allRows = Int32Array.from({ length: n }, (_, i) => i);
+  const seedDraws = recordDraws(drawUniform(allRows, Math.min(seedSize, budget, n), Random.from(options.seed, "seed-batch")), "uniform", 0, 0);
+  let state = initialState(problem, seedDraws, oracle(seedDraws));
+
+  const surrogate: Surrogate | null = needsSurrogate(options) ? await factory(problem.embeddings, problem.numClasses) : null;
+  const rounds: RoundRecord[] = [];
+  // per clustering and metric, the estimates so far: the stop rule reads them
+  const history = new Map<string, HistoryPoint[]>();
+
+  try {
+    for (;;) {
+      const nLabels = state.labeled.rows.length;
+      const nextBatch = Math.max(0, Math.min(batch, budget - nLabels, n - nLabels));
+      const result = await runRound(state, surrogate, {
+        acquisition: options.acquisition,
+        estimator: options.estimator,
+        fixmatch: options.fixmatch,
+        steps: options.steps,
+        threshold: options.threshold,
+        batch: nextBatch,
+        seed: options.seed,
+        design: options.design,
+        scoreMode: options.scoreMode,
+        eps: options.eps,
+        mcPasses: options.mcPasses,
+        intervals: options.intervals,
+      });
+
+      let accuracy: number | null = null;
+      if (result.pseudoLabels && result.unlabeled.length > 0) {
+        let right = 0;
+        for (let i = 0; i < result.unlabeled.length; i++) if (result.pseudoLabels[i] === labels[result.unlabeled[i]]) right++;
+        accuracy = right / result.unlabeled.length;
+      }
+      const absErr = Object.fromEntries(
+        problem.clusterings.map((c) => [c.name, metricMap((k) => Math.abs(result.estimate[c.name][k] - truth[c.name][k]))]),
+      );
+      let stop: Record<string, Record<MetricKey, StopRecord>> | null = null;
+      if (result.intervals) {
+        stop = {};
+        for (const c of problem.clusterings) {
+          const perMetric = {} as Record<MetricKey, StopRecord>;
+          for (const k of METRIC_KEYS) {
+            const key = `${c.name}/${k}`;
+            const points = history.get(key) ?? [];
+            points.push({ nLabels, estimate: result.estimate[c.name][k], interval: result.intervals.interval[c.name][k] });
+            history.set(key, points);
+            const decision = stopDecision(points, options.stopRule);
+            perMetric[k] = { converged: decision.converged, labelsStillNeeded: decision.labelsStillNeeded };
+          }
+          stop[c.name] = perMetric;
+        }
+      }
+      const record: RoundRecord = {
+        round: result.round,
+        nLabels,
+        estimate: result.estimate,
+        interval: result.intervals?.interval ?? null,
+        pBest: result.intervals?.pBest ?? null,
+        true: truth,
+        absErr,
+        stop,
+        surrogateAccuracyOnUnlabeled: accuracy,
+        maskRate: result.fit?.maskRate ?? null,
+        trainSeconds: timings && result.fit ? result.fit.trainSeconds : null,
+        roundSeconds: timings ? result.roundSeconds : null,
+        backend: result.fit?.backend ?? null,
+      };
+      rounds.push(record);
+      options.onRound?.(record);
+      if (result.next.length === 0) break;
+      state = addLabels(state, result.next, oracle(result.next));
+    }
+  } finally {
+    surrogate?.dispose();
+  }
+
+  return {
+    config: {
+      acquisition: options.acquisition,
+      estimator: options.estimator.name,
+      fixmatch: options.fixmatch,
+      seed: options.seed,
+      seedSize,
+      batch,
+      budget,
+      steps: options.steps ?? null,
+      design: options.design ?? null,
+      scoreMode: options.scoreMode ?? "mean",
+      clusterings: problem.clusterings.map((c) => c.name),
+    },
+    rounds,
+    draws: [...state.draws],
+    summary: summarise(rounds, problem.clusterings.map((c) => c.name), batch),
+  };
+}
+
+/** AEC per clustering and metric, and its mean over the clusterings. */
+export function summarise(rounds: readonly RoundRecord[], clusterings: readonly string[], batch: number): SimulationSummary {
+  const aecByClustering: SimulationSummary["aecByClustering"] = {};
+  for (const name of clusterings) {
+    const curve = (k: MetricKey) => rounds.map((r) => ({ nLabels: r.nLabels, absErr: r.absErr[name][k] }));
+    aecByClustering[name] = {
+      aec: metricMap((k) => aec(curve(k), batch)),
+      aecPer1000Labels: metricMap((k) => aec(curve(k), 1000)),
+    };
+  }
+  const mean = (f: (name: string) => number) => clusterings.reduce((s, name) => s + f(name), 0) / clusterings.length;
+  const last = rounds[rounds.length - 1];
+  return {
+    aec: metricMap((k) => mean((name) => aecByClustering[name].aec[k])),
+    aecPer1000Labels: metricMap((k) => mean((name) => aecByClustering[name].aecPer1000Labels[k])),
+    aecByClustering,
+    finalAbsErr: last ? last.absErr : {},
+    rounds: rounds.length,
+    nLabels: last ? last.nLabels : 0,
+  };
+}
