@@ -23,7 +23,7 @@ import { asTable, countNonzero, type TableLike } from "./table";
 
 const DEGENERATE = 1e-10;
 
-/** Rounds non-negative values to integers summing to round(sum), by largest remainder. */
+/** Rounds non-negative values to integers summing to round(sum), by largest remainder (equal remainders: lower index first). */
 export function roundMarginals(values: ArrayLike<number>): Float64Array {
   const out = new Float64Array(values.length);
   let sum = 0;
