@@ -19,7 +19,9 @@ describe("chooseBackend", () => {
     expect(choice.source).toBe("@tensorflow/tfjs-backend-wasm");
     expect(choice.skipped).toHaveLength(2);
     expect(choice.skipped[0]).toContain("@tensorflow/tfjs-node-gpu");
-    expect(lines).toEqual(["[models] TF.js backend: wasm (@tensorflow/tfjs-backend-wasm)"]);
+    expect(lines).toEqual([
+      "[models] TF.js backend: wasm (@tensorflow/tfjs-backend-wasm; skipped @tensorflow/tfjs-node-gpu, @tensorflow/tfjs-node)",
+    ]);
   });
 
   it("falls back to cpu when wasm fails too", async () => {

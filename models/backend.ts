@@ -47,7 +47,8 @@ export async function chooseBackend(
       if (!(await tf.setBackend(c.backend))) throw new Error(`setBackend("${c.backend}") returned false`);
       await tf.ready();
       const choice = { name: tf.getBackend(), source: c.source, skipped };
-      log(`[models] TF.js backend: ${choice.name} (${c.source})`);
+      const why = skipped.length ? `; skipped ${skipped.map((line) => line.split(":")[0]).join(", ")}` : "";
+      log(`[models] TF.js backend: ${choice.name} (${c.source}${why})`);
       return choice;
     } catch (err) {
       const reason = err instanceof Error ? err.message.split("\n")[0] : String(err);

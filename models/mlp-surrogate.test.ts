@@ -58,8 +58,12 @@ describe("MlpSurrogate with FixMatch", () => {
     const surrogate = await MlpSurrogate.create(x, 2);
     const none = await surrogate.fit(labeled, unlabeled, { seed: 2, fixmatch: true, steps: 20, threshold: 1.01 });
     expect(none.maskRate).toBe(0);
+    // no pseudo-label passes the threshold, so the unlabeled term of the loss vanishes
+    expect(none.unlabeledLoss).toBe(0);
+    expect(none.finalLoss).toBeCloseTo(none.labeledLoss ?? NaN, 10);
     const all = await surrogate.fit(labeled, unlabeled, { seed: 2, fixmatch: true, steps: 20, threshold: 0 });
     expect(all.maskRate).toBe(1);
+    expect(all.unlabeledLoss).toBeGreaterThan(0);
     surrogate.dispose();
   });
 

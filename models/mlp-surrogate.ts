@@ -15,6 +15,12 @@ import { Rng } from "./random";
 import { Inputs } from "./inputs";
 import { trainSupervised, type SupervisedOptions } from "./supervised";
 
+/** FitReport plus the two terms of the FixMatch loss (null when supervised) */
+export interface MlpFitReport extends FitReport {
+  readonly labeledLoss: number | null;
+  readonly unlabeledLoss: number | null;
+}
+
 /** rows per inference chunk: bounds backend memory at 100k-row predictions */
 const PREDICT_CHUNK = 8192;
 
@@ -54,7 +60,7 @@ export class MlpSurrogate implements Surrogate {
     unlabeled: Int32Array,
     options: FitOptions,
     onProgress?: (progress: FitProgress) => void,
-  ): Promise<FitReport> {
+  ): Promise<MlpFitReport> {
     this.assertLive();
     if (labeled.rows.length !== labeled.labels.length) throw new Error("labeled rows and labels differ in length");
     for (const c of labeled.labels) {
@@ -63,6 +69,7 @@ export class MlpSurrogate implements Surrogate {
     const started = performance.now();
     this.mlp.reset(options.seed);
     const onStep = onProgress ? (step: number, total: number) => onProgress({ step, total }) : undefined;
+    // FixMatch needs both kinds of rows; without unlabeled rows (everything labeled) it is supervised
     if (options.fixmatch && labeled.rows.length > 0 && unlabeled.length > 0) {
       const r = await trainFixMatch(this.mlp, this.x, labeled, unlabeled, {
         ...this.config.fixmatch,
@@ -77,6 +84,8 @@ export class MlpSurrogate implements Surrogate {
         steps: r.steps,
         maskRate: r.maskRate,
         finalLoss: r.finalLoss,
+        labeledLoss: r.labeledLoss,
+        unlabeledLoss: r.unlabeledLoss,
       };
     }
     const r = await trainSupervised(this.mlp, this.x, labeled, { ...this.config.supervised, seed: options.seed, onStep });
@@ -86,6 +95,8 @@ export class MlpSurrogate implements Surrogate {
       steps: r.steps,
       maskRate: null,
       finalLoss: r.finalLoss,
+      labeledLoss: null,
+      unlabeledLoss: null,
     };
   }
 
