@@ -69,7 +69,8 @@ export function stopDecision(history: readonly HistoryPoint[], options: StopRule
     if (!fit || fit.b >= 0) labelsStillNeeded = null;
     else {
       const needed = Math.pow(maxWidth / fit.a, 1 / fit.b);
-      labelsStillNeeded = Number.isFinite(needed) ? Math.max(0, Math.ceil(needed - last.nLabels)) : null;
+      // (the 1e-6 keeps a rounding error of the fit from asking for one label more)
+      labelsStillNeeded = Number.isFinite(needed) ? Math.max(0, Math.ceil(needed - last.nLabels - 1e-6)) : null;
     }
   }
   return { converged, width, moved, labelsStillNeeded };

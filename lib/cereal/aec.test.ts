@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { aec, trapezoid } from "./aec";
+
+describe("AEC", () => {
+  it("is the trapezoid area under the error curve", () => {
+    expect(trapezoid([0, 1, 3], [2, 4, 0])).toBe(3 + 4);
+  });
+
+  it("in rounds and per 1000 labels for errors 0.1, 0.05, 0.02 at 50, 100, 150 labels", () => {
+    const points = [
+      { nLabels: 50, absErr: 0.1 },
+      { nLabels: 100, absErr: 0.05 },
+      { nLabels: 150, absErr: 0.02 },
+    ];
+    // rounds: (0.1 + 0.05) / 2 + (0.05 + 0.02) / 2 = 0.11; per 1000 labels: 0.11 * 50 / 1000
+    expect(aec(points, 50)).toBeCloseTo(0.11, 12);
+    expect(aec(points, 1000)).toBeCloseTo(0.0055, 12);
+    expect(aec(points.slice(0, 1), 50)).toBe(0);
+  });
+});
