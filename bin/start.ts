@@ -3,12 +3,12 @@
  * worker process; Ctrl-C or SIGTERM stops both. `npm run dev` does the same with `next dev`.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
 import { serverConfig } from "../lib/server/config.ts";
 import { migrateDatabase } from "../lib/server/migrate.ts";
 import { seedIfEmpty } from "../lib/server/seed.ts";
 import { authSecret } from "../lib/server/session.ts";
+import { buildIsStale, NEXT_BIN } from "./build-state.ts";
 
 const dev = process.argv.includes("--dev");
 const root = process.cwd();
@@ -17,23 +17,7 @@ process.env.NEXT_TELEMETRY_DISABLED = "1";
 process.env.NEXTAUTH_URL ??= `http://localhost:${config.port}`;
 authSecret(); // creates the secret on first start and puts it in the children's environment
 
-/** A build is needed when there is none, or a source file changed after it. */
-function buildIsStale(): boolean {
-  const stamp = path.join(root, ".next", "BUILD_ID");
-  if (!fs.existsSync(stamp)) return true;
-  const built = fs.statSync(stamp).mtimeMs;
-  const newer = (dir: string): boolean =>
-    fs.existsSync(dir) &&
-    fs.readdirSync(dir, { withFileTypes: true }).some((e) => {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) return !["node_modules", ".next", "generated"].includes(e.name) && newer(p);
-      return fs.statSync(p).mtimeMs > built;
-    });
-  return ["app", "lib", "models"].some((d) => newer(path.join(root, d))) ||
-    ["next.config.mjs", "package.json", "proxy.ts", "postcss.config.mjs"].some((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs > built);
-}
-
-const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
+const next = NEXT_BIN;
 if (!dev && buildIsStale()) {
   console.log("[start] building the app (next build)…");
   const build = spawnSync(process.execPath, [next, "build"], { stdio: "inherit" });

@@ -1,0 +1,70 @@
+/**
+ * `npm run test:e2e`: the Playwright specs against a production build, served on a free port
+ * with a fresh data folder (database, secret) that is removed afterwards.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { buildIsStale, NEXT_BIN } from "./build-state.ts";
+
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+if (!fs.existsSync(chromium)) {
+  console.error(`e2e: Chromium not found at ${chromium}.\n  Install Debian's build: sudo apt-get install -y chromium\n  or point CHROMIUM_PATH at a Chromium binary. (npx playwright install does not work offline.)`);
+  process.exit(1);
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+if (buildIsStale()) {
+  const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit" });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const port = await freePort();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-e2e-"));
+const baseUrl = `http://localhost:${port}`;
+const server = spawn(process.execPath, ["--import", "tsx", "bin/start.ts"], {
+  env: { ...process.env, PORT: String(port), CEREAL_DATA_DIR: dataDir, NEXTAUTH_URL: baseUrl, NEXTAUTH_SECRET: "" },
+  stdio: ["ignore", "pipe", "pipe"],
+});
+let serverLog = "";
+server.stdout!.on("data", (d) => (serverLog += d));
+server.stderr!.on("data", (d) => (serverLog += d));
+
+async function waitForServer(deadline: number) {
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the app exited early:\n${serverLog}`);
+    const ok = await fetch(`${baseUrl}/signin`).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the app did not answer on ${baseUrl} within 120 s:\n${serverLog}`);
+}
+
+let code = 1;
+try {
+  await waitForServer(Date.now() + 120_000);
+  const run = spawnSync(process.execPath, ["node_modules/@playwright/test/cli.js", "test", ...process.argv.slice(2)], {
+    stdio: "inherit",
+    env: { ...process.env, E2E_BASE_URL: baseUrl, CEREAL_DATA_DIR: dataDir },
+  });
+  code = run.status ?? 1;
+  if (code !== 0 && process.env.E2E_SERVER_LOG !== "0") console.error(`--- app log ---\n${serverLog.slice(-8000)}`);
+} catch (error) {
+  console.error(String(error));
+} finally {
+  server.kill("SIGTERM");
+  await new Promise((r) => (server.exitCode !== null ? r(null) : server.once("exit", r)));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(code);
