@@ -41,3 +41,7 @@ export type { MetricKey, MetricValues } from "./metrics-from-table";
 export { METRIC_KEYS, metricsFromTable } from "./metrics-from-table";
 export type { Random } from "./random";
 export { createRandom, permutation, sampleWithoutReplacement } from "./random";
+export type { SilhouetteMetric, SilhouetteOptions, SilhouetteResult } from "./silhouette";
+export { silhouette, silhouetteSamples } from "./silhouette";
+export { calinskiHarabasz } from "./calinski-harabasz";
+export { daviesBouldin } from "./davies-bouldin";
