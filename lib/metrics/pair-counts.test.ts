@@ -14,7 +14,7 @@ import { denseTable } from "./table";
 
 /** each item's distribution peaks at tops[i] (or a random column) by `peak` over uniform noise */
 function softLabels(n: number, k: number, random: Random, peak: number, tops?: number[]): SoftLabels {
-  const probs = new Float32Array(n * k);
+  const probs = new Float64Array(n * k); // float64 so each row sums to 1 to ~1e-16
   for (let i = 0; i < n; i++) {
     let sum = 0;
     const top = tops ? tops[i] % k : random.int(k);
