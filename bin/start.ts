@@ -3,6 +3,7 @@
  * worker process; Ctrl-C or SIGTERM stops both. `npm run dev` does the same with `next dev`.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { serverConfig } from "../lib/server/config.ts";
 import { migrateDatabase } from "../lib/server/migrate.ts";
@@ -10,6 +11,7 @@ import { seedIfEmpty } from "../lib/server/seed.ts";
 import { authSecret } from "../lib/server/session.ts";
 import { buildIsStale, NEXT_BIN } from "./build-state.ts";
 
+if (fs.existsSync(".env")) process.loadEnvFile(".env");
 const dev = process.argv.includes("--dev");
 const root = process.cwd();
 const config = serverConfig();
