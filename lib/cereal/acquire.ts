@@ -91,7 +91,7 @@ export function scorePool(input: AcquireInput, acquisition: Acquisition, cluster
 
 function drawWith(design: Design, rows: Int32Array, scores: Float64Array, n: number, random: Random, eps: number): DesignDraw[] {
   if (design === "uniform") return drawUniform(rows, n, random);
-  if (design === "top-score") return drawTopScore(rows, scores, n);
+  if (design === "top-score") return drawTopScore(rows, scores, n, random);
   return drawProportional(rows, scores, n, random, eps);
 }
 

@@ -20,10 +20,24 @@ describe("uniform design", () => {
 
 describe("top-score design", () => {
   it("takes the n best, best first, with q = 1", () => {
-    const draws = drawTopScore(pool, scores, 3);
+    const draws = drawTopScore(pool, scores, 3, new Random(1));
     expect(draws.map((d) => d.row)).toEqual([17, 16, 15]);
     expect(draws.map((d) => d.score)).toEqual([20, 6, 5]);
     expect(draws.every((d) => d.q === 1)).toBe(true);
+  });
+
+  it("breaks ties at the cut at random, with q = places left / rows tied", () => {
+    const tied = Float64Array.from([9, 1, 1, 1, 1, 0, 0, 0]);
+    const counts = new Map<number, number>();
+    for (let seed = 0; seed < 400; seed++) {
+      const draws = drawTopScore(pool, tied, 3, new Random(seed));
+      expect(draws[0]).toEqual({ row: 10, score: 9, q: 1 });
+      // 2 places for 4 tied rows
+      expect(draws.slice(1).every((d) => d.score === 1 && d.q === 0.5)).toBe(true);
+      for (const d of draws.slice(1)) counts.set(d.row, (counts.get(d.row) ?? 0) + 1);
+    }
+    expect([...counts.keys()].sort()).toEqual([11, 12, 13, 14]);
+    for (const c of counts.values()) expect(Math.abs(c / 400 - 0.5)).toBeLessThan(0.1);
   });
 });
 

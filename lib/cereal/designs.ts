@@ -43,12 +43,26 @@ export function drawUniform(pool: Int32Array, n: number, random: Random): Design
   return Array.from(order.subarray(0, size), (row) => ({ row, score: null, q }));
 }
 
-/** The n highest scores, deterministically (ties go to the lower pool position): q = 1. */
-export function drawTopScore(pool: Int32Array, scores: Float64Array, n: number): DesignDraw[] {
+/**
+ * The n highest scores: q = 1. Ties at the cut are broken at random (scores tie often: Hard NMI
+ * gives every item of a cell the same score), and the tied rows get q = places left / rows tied,
+ * their true inclusion probability.
+ */
+export function drawTopScore(pool: Int32Array, scores: Float64Array, n: number, random: Random): DesignDraw[] {
   const size = Math.min(n, pool.length);
+  const tieBreak = random.shuffle(Int32Array.from({ length: pool.length }, (_, i) => i));
+  const rank = new Int32Array(pool.length);
+  tieBreak.forEach((position, r) => (rank[position] = r));
   const positions = Array.from({ length: pool.length }, (_, i) => i);
-  positions.sort((a, b) => scores[b] - scores[a] || a - b);
-  return positions.slice(0, size).map((i) => ({ row: pool[i], score: scores[i], q: 1 }));
+  positions.sort((a, b) => scores[b] - scores[a] || rank[a] - rank[b]);
+  const chosen = positions.slice(0, size);
+  if (size === 0) return [];
+  const cut = scores[chosen[size - 1]];
+  let tiedInside = 0;
+  for (const i of chosen) if (scores[i] === cut) tiedInside++;
+  let tiedAll = 0;
+  for (let i = 0; i < pool.length; i++) if (scores[i] === cut) tiedAll++;
+  return chosen.map((i) => ({ row: pool[i], score: scores[i], q: scores[i] === cut ? tiedInside / tiedAll : 1 }));
 }
 
 /**

@@ -70,6 +70,8 @@ export interface SimulationSummary {
   readonly aecPer1000Labels: MetricValues;
   readonly aecByClustering: Record<string, { aec: MetricValues; aecPer1000Labels: MetricValues }>;
   readonly finalAbsErr: Record<string, MetricValues>;
+  /** share of (round, clustering) pairs whose interval holds the true value, per metric; null without intervals */
+  readonly intervalCoverage: MetricValues | null;
   readonly rounds: number;
   readonly nLabels: number;
 }
@@ -203,6 +205,19 @@ export async function simulate(
   };
 }
 
+function intervalCoverage(rounds: readonly RoundRecord[], clusterings: readonly string[]): MetricValues | null {
+  if (rounds.length === 0 || rounds.some((r) => r.interval === null)) return null;
+  return metricMap((k) => {
+    let covered = 0;
+    for (const r of rounds)
+      for (const name of clusterings) {
+        const [lo, hi] = r.interval![name][k];
+        if (r.true[name][k] >= lo && r.true[name][k] <= hi) covered++;
+      }
+    return covered / (rounds.length * clusterings.length);
+  });
+}
+
 /** AEC per clustering and metric, and its mean over the clusterings. */
 export function summarise(rounds: readonly RoundRecord[], clusterings: readonly string[], batch: number): SimulationSummary {
   const aecByClustering: SimulationSummary["aecByClustering"] = {};
@@ -220,6 +235,7 @@ export function summarise(rounds: readonly RoundRecord[], clusterings: readonly 
     aecPer1000Labels: metricMap((k) => mean((name) => aecByClustering[name].aecPer1000Labels[k])),
     aecByClustering,
     finalAbsErr: last ? last.absErr : {},
+    intervalCoverage: intervalCoverage(rounds, clusterings),
     rounds: rounds.length,
     nLabels: last ? last.nLabels : 0,
   };

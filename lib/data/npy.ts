@@ -53,8 +53,19 @@ function dtypeAdvice(descr: string): string {
   return `unsupported dtype '${descr}': bundles hold little-endian float32 ('<f4') or int32 ('<i4')`;
 }
 
-/** Decodes a whole .npy file held in memory. `source` names it in error messages. */
-export function parseNpy(bytes: Uint8Array, source = "array"): NpyArray {
+export interface NpyHeader {
+  readonly dtype: NpyDtype;
+  readonly shape: readonly number[];
+  /** byte offset of the first value */
+  readonly dataStart: number;
+}
+
+/**
+ * Decodes the magic string and header at the start of a .npy file; `bytes` may be just the
+ * file's first bytes (a header never exceeds a few KiB in practice). Throws on anything but
+ * C-ordered little-endian float32/int32.
+ */
+export function parseNpyHeader(bytes: Uint8Array, source = "array"): NpyHeader {
   if (bytes.length < 10 || MAGIC.some((m, i) => bytes[i] !== m)) fail(source, "not a .npy file (magic string missing)");
   const major = bytes[6];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -77,6 +88,12 @@ export function parseNpy(bytes: Uint8Array, source = "array"): NpyArray {
   const dtype = DESCR[descr];
   if (!dtype) fail(source, dtypeAdvice(descr));
   if (fortranOrder) fail(source, "Fortran-ordered array: save a C-ordered copy, e.g. np.ascontiguousarray(arr)");
+  return { dtype, shape, dataStart };
+}
+
+/** Decodes a whole .npy file held in memory. `source` names it in error messages. */
+export function parseNpy(bytes: Uint8Array, source = "array"): NpyArray {
+  const { dtype, shape, dataStart } = parseNpyHeader(bytes, source);
   const count = shape.reduce((a, b) => a * b, 1);
   const byteLength = count * 4;
   if (bytes.length - dataStart !== byteLength)

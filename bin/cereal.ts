@@ -1,0 +1,398 @@
+/**
+ * The `cereal` command line (npm run cereal -- COMMAND ...):
+ *   simulate  one oracle simulation of the Cereal loop on a bundle (labels.npy answers every query)
+ *   table     a grid of simulations (e.g. the paper's ablation) run as a resumable job that
+ *             appends one JSON line per finished run; prints a markdown AEC table
+ * It only composes lib/data (the bundle), lib/cereal (the loop) and models/ (the TF.js surrogate).
+ */
+import { spawn } from "node:child_process";
+import { appendFile, mkdir, mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { METRIC_KEYS, type MetricKey } from "@/lib/metrics";
+import type { ScoreMode } from "@/lib/cereal/acquire";
+import { ACQUISITIONS, type Acquisition } from "@/lib/cereal/acquisition";
+import type { Design } from "@/lib/cereal/designs";
+import { estimatorByName, ESTIMATORS } from "@/lib/cereal/estimators";
+import { createKnnSurrogateFactory } from "@/lib/cereal/knnSurrogate";
+import type { CerealProblem } from "@/lib/cereal/problem";
+import { simulate, type RoundRecord, type SimulationResult } from "@/lib/cereal/simulate";
+import type { SurrogateFactory } from "@/lib/cereal/surrogate";
+import { loadBundle } from "@/lib/data/bundle";
+
+const SCRIPT = fileURLToPath(import.meta.url);
+
+class UsageError extends Error {}
+
+const USAGE = `usage:
+  cereal simulate --bundle DIR --clustering NAME[,NAME...] --acquisition ${ACQUISITIONS.join("|")}
+                  [--fixmatch] [--pseudo | --estimator ${Object.keys(ESTIMATORS).join("|")}] [--seed S] [--seed-size 50]
+                  [--batch 50] [--budget 1000] [--steps 512] [--threshold 0.95] [--surrogate mlp|fake]
+                  [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1]
+                  [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
+  cereal table    --bundle DIR --clustering NAME --grid paper [--seeds 3] [--budget 1000] [--batch 50]
+                  [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
+                  [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach]`;
+
+// ---------- shared option parsing ----------
+
+function int(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer, got '${value}'`);
+  return n;
+}
+
+function num(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got '${value}'`);
+  return n;
+}
+
+function oneOf<T extends string>(value: string | undefined, name: string, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got '${value}'`);
+  return value as T;
+}
+
+async function surrogateFactory(name: "mlp" | "fake"): Promise<SurrogateFactory> {
+  if (name === "fake") return createKnnSurrogateFactory();
+  try {
+    const models = (await import("../models/index")) as { createMlpSurrogate?: SurrogateFactory };
+    if (!models.createMlpSurrogate) throw new Error("models/index.ts does not export createMlpSurrogate");
+    return models.createMlpSurrogate;
+  } catch (error) {
+    throw new Error(`the mlp surrogate (models/index.ts) could not be loaded: ${(error as Error).message}; --surrogate fake runs without TF.js`);
+  }
+}
+
+async function loadProblem(bundleDir: string, clusterings: string[]): Promise<{ problem: CerealProblem; labels: Int32Array; name: string }> {
+  const bundle = await loadBundle(bundleDir, { clusterings });
+  if (!bundle.labels) throw new UsageError(`${bundleDir} has no labels.npy: a simulation needs the reference labels as its oracle`);
+  return {
+    problem: {
+      embeddings: { data: bundle.embeddings, n: bundle.n, d: bundle.d },
+      numClasses: bundle.numClasses,
+      clusterings: bundle.clusterings,
+    },
+    labels: bundle.labels,
+    name: bundle.manifest.name ?? basename(resolve(bundleDir)),
+  };
+}
+
+// ---------- simulate ----------
+
+const SIMULATE_OPTIONS = {
+  bundle: { type: "string" },
+  clustering: { type: "string" },
+  acquisition: { type: "string" },
+  fixmatch: { type: "boolean", default: false },
+  pseudo: { type: "boolean", default: false },
+  estimator: { type: "string" },
+  seed: { type: "string" },
+  "seed-size": { type: "string" },
+  batch: { type: "string" },
+  budget: { type: "string" },
+  steps: { type: "string" },
+  threshold: { type: "string" },
+  surrogate: { type: "string" },
+  design: { type: "string" },
+  "score-mode": { type: "string" },
+  eps: { type: "string" },
+  "interval-draws": { type: "string" },
+  "no-intervals": { type: "boolean", default: false },
+  "no-timings": { type: "boolean", default: false },
+  out: { type: "string" },
+  quiet: { type: "boolean", default: false },
+} as const;
+
+function formatRound(r: RoundRecord, clusterings: string[]): string {
+  const parts = clusterings.map((c) => {
+    const e = r.estimate[c].nmi;
+    const [lo, hi] = r.interval?.[c].nmi ?? [Number.NaN, Number.NaN];
+    return `${c} nmi ${e.toFixed(4)} [${lo.toFixed(3)}, ${hi.toFixed(3)}] true ${r.true[c].nmi.toFixed(4)} err ${r.absErr[c].nmi.toFixed(4)}`;
+  });
+  const acc = r.surrogateAccuracyOnUnlabeled === null ? "" : ` acc ${r.surrogateAccuracyOnUnlabeled.toFixed(3)}`;
+  const secs = r.roundSeconds === null ? "" : ` ${r.roundSeconds.toFixed(1)}s`;
+  return `round ${r.round} n=${r.nLabels}${acc}${secs} | ${parts.join(" | ")}`;
+}
+
+async function runSimulate(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: SIMULATE_OPTIONS, strict: true });
+  if (!values.bundle || !values.clustering || !values.acquisition) throw new UsageError("simulate needs --bundle, --clustering and --acquisition");
+  const acquisition = oneOf<Acquisition>(values.acquisition, "acquisition", ACQUISITIONS, "random");
+  const estimatorName = values.estimator ?? (values.pseudo ? "argmax" : "labels");
+  if (values.estimator && values.pseudo && values.estimator !== "argmax") throw new UsageError("--pseudo means --estimator argmax; pass one of them");
+  const estimator = estimatorByName(estimatorName);
+  const clusterings = values.clustering.split(",").filter((s) => s.length > 0);
+  const { problem, labels, name } = await loadProblem(values.bundle, clusterings);
+  const surrogateName = oneOf(values.surrogate, "surrogate", ["mlp", "fake"] as const, "mlp");
+  const quiet = values.quiet;
+  const started = performance.now();
+
+  const result: SimulationResult = await simulate(problem, labels, await surrogateFactory(surrogateName), {
+    acquisition,
+    estimator,
+    fixmatch: values.fixmatch,
+    seed: int(values.seed, "seed", 0),
+    seedSize: int(values["seed-size"], "seed-size", 50),
+    batch: int(values.batch, "batch", 50),
+    budget: int(values.budget, "budget", 1000),
+    steps: values.steps === undefined ? undefined : int(values.steps, "steps", 512),
+    threshold: values.threshold === undefined ? undefined : num(values.threshold, "threshold", 0.95),
+    design: values.design === undefined ? undefined : oneOf<Design>(values.design, "design", ["uniform", "top-score", "proportional"], "uniform"),
+    scoreMode: oneOf<ScoreMode>(values["score-mode"], "score-mode", ["mean", "per-clustering"], "mean"),
+    eps: num(values.eps, "eps", 0.1),
+    intervals: values["no-intervals"] ? false : { draws: int(values["interval-draws"], "interval-draws", 200) },
+    timings: !values["no-timings"],
+    onRound: quiet ? undefined : (r) => process.stderr.write(formatRound(r, clusterings) + "\n"),
+  });
+  const output = { bundle: name, surrogate: surrogateName, ...result, config: { ...result.config, bundle: name, surrogate: surrogateName } };
+  const json = JSON.stringify(output);
+  if (values.out) {
+    await mkdir(dirname(resolve(values.out)), { recursive: true });
+    await writeFile(values.out, json + "\n");
+  } else process.stdout.write(json + "\n");
+  if (!quiet) {
+    const aec = METRIC_KEYS.map((k) => `${k} ${result.summary.aec[k].toFixed(4)}`).join(", ");
+    process.stderr.write(`AEC (rounds): ${aec}; ${((performance.now() - started) / 1000).toFixed(1)} s${values.out ? `; wrote ${values.out}` : ""}\n`);
+  }
+}
+
+// ---------- table ----------
+
+interface GridConfig {
+  readonly label: string;
+  readonly acquisition: Acquisition;
+  readonly fixmatch: boolean;
+  readonly pseudo: boolean;
+}
+
+const PAPER_NAMES: Record<Acquisition, string> = {
+  random: "Random",
+  maxentropy: "MaxEntropy",
+  bald: "BALD",
+  crossentropy: "CrossEntropy",
+  softnmi: "Soft NMI",
+  hardnmi: "Hard NMI",
+};
+
+/** The paper's ablation grid: the six acquisitions alone; Random, Soft NMI and Hard NMI with FixMatch, pseudo-labels, both. */
+function paperGrid(): GridConfig[] {
+  const grid: GridConfig[] = ACQUISITIONS.map((a) => ({ label: PAPER_NAMES[a], acquisition: a, fixmatch: false, pseudo: false }));
+  for (const a of ["random", "softnmi", "hardnmi"] as const) {
+    grid.push({ label: `${PAPER_NAMES[a]} + FixMatch`, acquisition: a, fixmatch: true, pseudo: false });
+    grid.push({ label: `${PAPER_NAMES[a]} + PL`, acquisition: a, fixmatch: false, pseudo: true });
+    grid.push({ label: `${PAPER_NAMES[a]} + FixMatch + PL`, acquisition: a, fixmatch: true, pseudo: true });
+  }
+  return grid;
+}
+
+const TABLE_OPTIONS = {
+  bundle: { type: "string" },
+  clustering: { type: "string" },
+  grid: { type: "string", default: "paper" },
+  seeds: { type: "string" },
+  budget: { type: "string" },
+  batch: { type: "string" },
+  "seed-size": { type: "string" },
+  steps: { type: "string" },
+  surrogate: { type: "string" },
+  parallel: { type: "string" },
+  jobs: { type: "string" },
+  metrics: { type: "string" },
+  unit: { type: "string" },
+  "interval-draws": { type: "string" },
+  out: { type: "string" },
+  detach: { type: "boolean", default: false },
+} as const;
+
+interface RunLine {
+  readonly key: string;
+  readonly label: string;
+  readonly seed: number;
+  readonly aec: Record<MetricKey, number>;
+  readonly aecPer1000Labels: Record<MetricKey, number>;
+  readonly finalAbsErr: Record<MetricKey, number>;
+  readonly seconds: number;
+}
+
+/** finished runs of a job file; a torn last line (the job was killed mid-write) is ignored */
+async function readJobLines(path: string): Promise<RunLine[]> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf-8");
+  } catch {
+    return [];
+  }
+  const lines: RunLine[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      lines.push(JSON.parse(line) as RunLine);
+    } catch {
+      // an interrupted append: the run is simply done again
+    }
+  }
+  return lines;
+}
+
+function meanAndStandardError(values: number[]): string {
+  const n = values.length;
+  if (n === 0) return "-";
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  if (n === 1) return mean.toFixed(4);
+  const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1);
+  return `${mean.toFixed(4)} ± ${Math.sqrt(variance / n).toFixed(4)}`;
+}
+
+function markdownTable(grid: GridConfig[], lines: RunLine[], metrics: MetricKey[], unit: "rounds" | "per1000"): string {
+  const head = `| configuration | runs | ${metrics.map((m) => `AEC ${m}`).join(" | ")} |`;
+  const rule = `|---|---|${metrics.map(() => "---|").join("")}`;
+  const rows = grid.map((g) => {
+    const runs = lines.filter((l) => l.label === g.label);
+    const cells = metrics.map((m) => meanAndStandardError(runs.map((r) => (unit === "rounds" ? r.aec[m] : r.aecPer1000Labels[m]))));
+    return `| ${g.label} | ${runs.length} | ${cells.join(" | ")} |`;
+  });
+  const note = `AEC of |estimate - truth|, x in ${unit === "rounds" ? "rounds (one batch of labels)" : "thousands of labels"}; mean ± standard error over seeds.`;
+  return [head, rule, ...rows, "", note].join("\n");
+}
+
+function runChild(args: string[]): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [...process.execArgv, SCRIPT, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
+    child.on("error", fail);
+    child.on("exit", (code) => (code === 0 ? done() : fail(new Error(`simulate ${args.join(" ")} exited with ${code}: ${stderr.trim()}`))));
+  });
+}
+
+async function runTable(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: TABLE_OPTIONS, strict: true });
+  if (!values.bundle || !values.clustering) throw new UsageError("table needs --bundle and --clustering");
+  if (values.grid !== "paper") throw new UsageError(`unknown --grid '${values.grid}' (known: paper)`);
+  const seeds = int(values.seeds, "seeds", 3);
+  const budget = int(values.budget, "budget", 1000);
+  const batch = int(values.batch, "batch", 50);
+  const seedSize = int(values["seed-size"], "seed-size", 50);
+  const steps = values.steps === undefined ? undefined : int(values.steps, "steps", 512);
+  const surrogate = oneOf(values.surrogate, "surrogate", ["mlp", "fake"] as const, "mlp");
+  const parallel = Math.max(1, int(values.parallel, "parallel", 2));
+  const metrics = (values.metrics ?? "nmi,ami,ari").split(",").map((m) => oneOf<MetricKey>(m, "metrics", METRIC_KEYS, "nmi"));
+  const unit = oneOf(values.unit, "unit", ["rounds", "per1000"] as const, "rounds");
+  const bundleName = basename(resolve(values.bundle));
+  const settings = `${bundleName}|${values.clustering}|${surrogate}|seed-size=${seedSize}|batch=${batch}|budget=${budget}|steps=${steps ?? "default"}`;
+  const jobs = values.jobs ?? join("var", "cereal", `table-${bundleName}-${values.clustering}-${surrogate}-b${budget}.jsonl`);
+
+  if (values.detach) {
+    // a long grid outlives the terminal: re-run this command in the background, logging to a file
+    await mkdir(dirname(resolve(jobs)), { recursive: true });
+    const log = await open(`${jobs}.log`, "a");
+    const child = spawn(process.execPath, [...process.execArgv, SCRIPT, "table", ...argv.filter((a) => a !== "--detach"), "--jobs", jobs], {
+      detached: true,
+      stdio: ["ignore", log.fd, log.fd],
+    });
+    child.unref();
+    await log.close();
+    process.stdout.write(`table job started (pid ${child.pid}); runs append to ${jobs}, progress in ${jobs}.log; re-run to resume\n`);
+    return;
+  }
+
+  const grid = paperGrid();
+  await mkdir(dirname(resolve(jobs)), { recursive: true });
+  const done = new Set((await readJobLines(jobs)).map((l) => l.key));
+  const todo: { config: GridConfig; seed: number; key: string }[] = [];
+  for (let seed = 0; seed < seeds; seed++)
+    for (const config of grid) {
+      const key = `${settings}|${config.label}|seed=${seed}`;
+      if (!done.has(key)) todo.push({ config, seed, key });
+    }
+  const total = grid.length * seeds;
+  process.stderr.write(`${total - todo.length} of ${total} runs already in ${jobs}; ${todo.length} to go, ${parallel} at a time\n`);
+
+  const scratch = await mkdtemp(join(tmpdir(), "cereal-table-"));
+  let next = 0;
+  let failures = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const run = todo[next++];
+      const out = join(scratch, `${next}.json`);
+      const args = [
+        "simulate",
+        "--bundle", values.bundle!,
+        "--clustering", values.clustering!,
+        "--acquisition", run.config.acquisition,
+        "--seed", String(run.seed),
+        "--seed-size", String(seedSize),
+        "--batch", String(batch),
+        "--budget", String(budget),
+        "--surrogate", surrogate,
+        "--out", out,
+        "--quiet",
+        ...(run.config.fixmatch ? ["--fixmatch"] : []),
+        ...(run.config.pseudo ? ["--pseudo"] : []),
+        ...(steps === undefined ? [] : ["--steps", String(steps)]),
+        ...(values["interval-draws"] ? ["--interval-draws", values["interval-draws"]] : []),
+      ];
+      const started = performance.now();
+      try {
+        await runChild(args);
+        const result = JSON.parse(await readFile(out, "utf-8")) as SimulationResult;
+        const clustering = values.clustering!;
+        const line: RunLine = {
+          key: run.key,
+          label: run.config.label,
+          seed: run.seed,
+          aec: result.summary.aec,
+          aecPer1000Labels: result.summary.aecPer1000Labels,
+          finalAbsErr: result.summary.finalAbsErr[clustering],
+          seconds: (performance.now() - started) / 1000,
+        };
+        // one short append per run: an interruption loses at most the run in flight
+        await appendFile(jobs, JSON.stringify(line) + "\n");
+        process.stderr.write(`done ${run.config.label} seed ${run.seed}: AEC nmi ${line.aec.nmi.toFixed(4)} (${line.seconds.toFixed(0)} s)\n`);
+      } catch (error) {
+        failures++;
+        process.stderr.write(`FAILED ${run.config.label} seed ${run.seed}: ${(error as Error).message}\n`);
+      } finally {
+        await rm(out, { force: true });
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(parallel, Math.max(1, todo.length)) }, worker));
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+
+  const lines = (await readJobLines(jobs)).filter((l) => l.key.startsWith(settings + "|"));
+  const table = markdownTable(grid, lines, metrics, unit);
+  if (values.out) await writeFile(values.out, table + "\n");
+  process.stdout.write(table + "\n");
+  if (failures > 0) throw new Error(`${failures} run(s) failed; re-run the same command to retry them`);
+}
+
+// ---------- main ----------
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === "simulate") return runSimulate(rest);
+  if (command === "table") return runTable(rest);
+  if (command === undefined || command === "help" || command === "--help") {
+    process.stdout.write(USAGE + "\n");
+    return;
+  }
+  throw new UsageError(`unknown command '${command}'`);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) process.stderr.write(`cereal: ${error.message}\n${USAGE}\n`);
+  else process.stderr.write(`cereal: ${(error as Error).message}\n`);
+  process.exitCode = error instanceof UsageError ? 2 : 1;
+});
