@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { serverConfig } from "../lib/server/config.ts";
 import { migrateDatabase } from "../lib/server/migrate.ts";
+import { removeUnfinishedImports } from "../lib/server/imports.ts";
 import { seedIfEmpty } from "../lib/server/seed.ts";
 import { authSecret } from "../lib/server/session.ts";
 import { buildIsStale, NEXT_BIN } from "./build-state.ts";
@@ -28,6 +29,8 @@ if (!dev && buildIsStale()) {
 
 const { applied } = migrateDatabase(config.databasePath);
 if (applied.length) console.log(`[start] applied migrations: ${applied.join(", ")}`);
+const discarded = await removeUnfinishedImports();
+if (discarded) console.log(`[start] removed ${discarded} project(s) whose import did not finish`);
 const seed = await seedIfEmpty(config);
 if (seed.seeded) {
   console.log(`[start] first start: created the admin ${seed.adminEmail} with password ${seed.adminPassword} and the demo project.`);

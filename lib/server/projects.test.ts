@@ -10,9 +10,11 @@ describe("projects", () => {
     const first = await seedIfEmpty();
     expect(first.seeded).toBe(true);
     expect((await seedIfEmpty()).seeded).toBe(false);
-    const project = await db().project.findFirstOrThrow({ include: { members: { include: { user: true } } } });
-    expect(project).toMatchObject({ name: "Fashion demo", n: 2000, d: 64, bundleName: "fashion-demo" });
-    expect(project.classNames).toHaveLength(10);
+    const project = await db().project.findFirstOrThrow({ include: { members: { include: { user: true } }, classes: true, clusterings: true } });
+    expect(project).toMatchObject({ name: "Fashion demo", n: 2000, d: 64, bundleName: "fashion-demo", state: "ready", itemKind: "image", hasReferenceLabels: true });
+    expect(project.classes).toHaveLength(10);
+    expect(project.clusterings.map((c) => c.name).sort()).toEqual(["gmm_k10", "kmeans_k10", "kmeans_k15", "kmeans_k5"]);
+    expect(await db().item.count({ where: { projectId: project.id } })).toBe(2000);
     expect(project.members).toHaveLength(1);
     expect(project.members[0]).toMatchObject({ role: "OWNER", user: { email: "admin@cereal.local", role: "ADMIN" } });
   });
@@ -23,7 +25,7 @@ describe("projects", () => {
     const outsider = await createTestUser("RESEARCHER");
     const project = await db().project.create({
       data: {
-        name: "P", bundleName: "b", n: 3, d: 2, classNames: ["a"], clusterings: [],
+        name: "P", bundleName: "b", n: 3, d: 2, dataPath: "projects/p-test",
         members: { create: [{ userId: owner.id, role: "OWNER" }, { userId: annotator.id, role: "ANNOTATOR" }] },
       },
     });

@@ -25,7 +25,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
         {[
           ["Items", project.n.toLocaleString("en")],
           ["Embedding", `${project.d} dimensions`],
-          ["Reference classes", String(project.classNames.length)],
+          ["Reference classes", String(project.classes.length)],
           ["Test clusterings", String(project.clusterings.length)],
         ].map(([label, value]) => (
           <div key={label} className="rounded-xl border border-slate-200 bg-white p-4">

@@ -1,0 +1,138 @@
+import { randomUUID } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { copyFile, mkdir, rm } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { BundleError } from "@/lib/data/bundle";
+import { validateBundle, type BundleSummary } from "@/lib/data/validate-bundle";
+import { db } from "./db";
+import { AppError } from "./errors";
+import { projectDir } from "./project-files";
+
+/**
+ * Bundle import, shared by the upload route and `cereal import`: validate the staged folder,
+ * copy the files the project needs into its own folder, and insert items in batches. The
+ * project stays in state "importing" (invisible) until everything is in; any failure removes
+ * its rows and files, so there is never a half project.
+ */
+export const importOptions = z.object({
+  name: z.string().trim().min(1, "Give the project a name.").max(200),
+  description: z.string().max(2000).default(""),
+  mode: z.enum(["clusterwise", "pairwise"]).default("clusterwise"),
+});
+export type ImportOptions = z.input<typeof importOptions>;
+
+const ITEM_BATCH = 5_000;
+
+export async function importBundle(sourceDir: string, ownerId: string, rawOptions: ImportOptions) {
+  const options = importOptions.parse(rawOptions);
+  let summary: BundleSummary;
+  try {
+    summary = await validateBundle(sourceDir);
+  } catch (error) {
+    if (error instanceof BundleError) throw new AppError("bad_request", error.message);
+    throw error;
+  }
+  const project = await db().project.create({
+    data: {
+      name: options.name,
+      description: options.description,
+      state: "importing",
+      dataPath: `projects/${randomUUID()}`,
+      bundleName: summary.name,
+      n: summary.n,
+      d: summary.d,
+      itemKind: summary.itemKind,
+      hasReferenceLabels: summary.labelsFile !== null,
+      embeddingSpace: summary.embeddingSpace,
+      mode: options.mode,
+      classMode: summary.classNames.length ? "fixed" : "open",
+      seed: Math.floor(Math.random() * 2 ** 31),
+      members: { create: { userId: ownerId, role: "OWNER" } },
+    },
+  });
+  const dir = projectDir(project);
+  try {
+    await copyBundleFiles(sourceDir, dir, summary);
+    await insertItems(project.id, sourceDir, summary);
+    await db().$transaction([
+      db().referenceClass.createMany({ data: summary.classNames.map((name, index) => ({ projectId: project.id, index, name })) }),
+      db().clustering.createMany({
+        data: summary.clusterings.map((c) => ({
+          projectId: project.id,
+          name: c.name,
+          k: c.k,
+          file: c.file,
+          softFile: c.softFile,
+          space: c.space,
+          origin: c.origin as object,
+          trueMetrics: c.trueMetrics ?? undefined,
+        })),
+      }),
+      db().embeddingSpace.createMany({ data: summary.spaces.map((s) => ({ projectId: project.id, name: s.name, d: s.d, file: s.file })) }),
+      db().project.update({ where: { id: project.id }, data: { state: "ready" } }),
+    ]);
+    return { projectId: project.id, summary };
+  } catch (error) {
+    await discardProject(project.id, dir);
+    throw error;
+  }
+}
+
+async function copyBundleFiles(sourceDir: string, targetDir: string, summary: BundleSummary) {
+  const files = new Set<string>(["manifest.json", summary.embeddingsFile, ...summary.imageFiles]);
+  if (summary.labelsFile) files.add(summary.labelsFile);
+  if (summary.itemsFile) files.add(summary.itemsFile);
+  for (const c of summary.clusterings) {
+    files.add(c.file);
+    if (c.softFile) files.add(c.softFile);
+  }
+  for (const s of summary.spaces) files.add(s.file);
+  const made = new Set<string>();
+  for (const file of files) {
+    const target = path.join(targetDir, file);
+    const parent = path.dirname(target);
+    if (!made.has(parent)) {
+      await mkdir(parent, { recursive: true });
+      made.add(parent);
+    }
+    await copyFile(path.join(sourceDir, file), target);
+  }
+}
+
+async function insertItems(projectId: string, sourceDir: string, summary: BundleSummary) {
+  let batch: { projectId: string; index: number; externalId: string; image: string | null; text: string | null }[] = [];
+  const flush = async () => {
+    if (batch.length) await db().item.createMany({ data: batch });
+    batch = [];
+  };
+  if (!summary.itemsFile) {
+    // No items file: items are their row numbers (the embedding is all there is to see).
+    for (let index = 0; index < summary.n; index++) {
+      batch.push({ projectId, index, externalId: String(index), image: null, text: null });
+      if (batch.length === ITEM_BATCH) await flush();
+    }
+    return flush();
+  }
+  let index = 0;
+  for await (const line of createInterface({ input: createReadStream(path.join(sourceDir, summary.itemsFile), "utf8"), crlfDelay: Infinity })) {
+    const item = JSON.parse(line) as { id: string | number; image?: string; text?: string };
+    batch.push({ projectId, index, externalId: String(item.id), image: item.image ?? null, text: item.text ?? null });
+    index += 1;
+    if (batch.length === ITEM_BATCH) await flush();
+  }
+  await flush();
+}
+
+async function discardProject(projectId: string, dir: string) {
+  await db().project.deleteMany({ where: { id: projectId } });
+  await rm(dir, { recursive: true, force: true });
+}
+
+/** At start: a crash mid-import left a project in "importing"; remove it and its files. */
+export async function removeUnfinishedImports() {
+  const stale = await db().project.findMany({ where: { state: "importing" }, select: { id: true, dataPath: true } });
+  for (const p of stale) await discardProject(p.id, projectDir(p));
+  return stale.length;
+}

@@ -1,0 +1,23 @@
+import path from "node:path";
+import { serverConfig } from "./config";
+
+/**
+ * Where a project's files live: `$CEREAL_DATA_DIR/projects/<id>/` holds the imported bundle
+ * (embeddings, clusterings, spaces, items, images, reference labels) and `rounds/` the per-round
+ * results. Paths stored in the database are relative to that folder.
+ */
+export function projectDir(project: { dataPath: string }): string {
+  return path.join(serverConfig().dataDir, project.dataPath);
+}
+
+export function projectFile(project: { dataPath: string }, relative: string): string {
+  const root = projectDir(project);
+  const full = path.resolve(root, relative);
+  if (!full.startsWith(root + path.sep)) throw new Error(`${relative} leaves the project folder`);
+  return full;
+}
+
+/** Temporary uploads and staging folders; removed after each import. */
+export function stagingDir(): string {
+  return path.join(serverConfig().dataDir, "staging");
+}
