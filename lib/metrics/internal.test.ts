@@ -76,19 +76,29 @@ describe("internal metrics: scikit-learn oracle (fixtures/internal.json)", () =>
 });
 
 describe("silhouette", () => {
-  it("matches a direct O(N^2) evaluation of the definition", () => {
+  it.each(["euclidean", "cosine"] as const)("matches a direct O(N^2) evaluation of the definition (%s)", (metric) => {
     const random = createRandom(31);
     const n = 57;
     const d = 3;
-    const x = Float32Array.from({ length: n * d }, () => random.next() * 4);
+    const x = Float32Array.from({ length: n * d }, () => random.next() * 4 - 1);
+    x.fill(0, 5 * d, 6 * d); // a zero vector: cosine distance 1 to everything
     const labels = Array.from({ length: n }, (_, i) => (i < 2 ? i : random.int(4)));
     labels[n - 1] = 9; // a singleton cluster scores 0
     const dist = (i: number, j: number) => {
       let s = 0;
-      for (let t = 0; t < d; t++) s += (x[i * d + t] - x[j * d + t]) ** 2;
-      return Math.sqrt(s);
+      let dotIJ = 0;
+      let ni = 0;
+      let nj = 0;
+      for (let t = 0; t < d; t++) {
+        s += (x[i * d + t] - x[j * d + t]) ** 2;
+        dotIJ += x[i * d + t] * x[j * d + t];
+        ni += x[i * d + t] ** 2;
+        nj += x[j * d + t] ** 2;
+      }
+      if (metric === "euclidean") return Math.sqrt(s);
+      return ni === 0 || nj === 0 ? 1 : Math.min(Math.max(1 - dotIJ / Math.sqrt(ni * nj), 0), 2);
     };
-    const s = silhouetteSamples(x, labels);
+    const s = silhouetteSamples(x, labels, metric);
     for (let i = 0; i < n; i++) {
       const byCluster = new Map<number, number[]>();
       for (let j = 0; j < n; j++) {
@@ -123,6 +133,8 @@ describe("silhouette", () => {
     expect(c.score).not.toBe(a.score);
     expect(Math.abs(a.score - exact.score)).toBeLessThan(0.02);
     expect(silhouette(x, labels, { sampleSize: 500 }).sampleSize).toBe(500);
+    // cosine is exact at any N (O(N K D)) unless a sample is asked for
+    expect(silhouette(x, labels, { metric: "cosine", maxExact: 1000 })).toMatchObject({ sampleSize: n, sampled: false });
   });
 
   it("rejects fewer than 2 or more than N - 1 clusters, and shapes that do not divide", () => {
