@@ -42,8 +42,9 @@ function hasSklearn(): boolean {
   }
 }
 
-/** the best of `repeats` runs, in milliseconds */
+/** the best of `repeats` runs after one untimed warm-up run (JIT), in milliseconds */
 function time(fn: () => unknown, repeats: number): number {
+  fn();
   let best = Infinity;
   for (let r = 0; r < repeats; r++) {
     const start = performance.now();
@@ -155,7 +156,7 @@ function main() {
     for (let j = 0; j < silD; j++) silX[i * silD + j] = (j % 10 === silLabels[i] ? 3 : 0) + silRandom.next() * 2;
   }
 
-  console.log(`lib/metrics benchmark (node ${process.version}; best of 3 runs in JS, sklearn best of 2 at N=1e5, 1 at N=1e6)`);
+  console.log(`lib/metrics benchmark (node ${process.version}; best of 3 runs after a warm-up in JS, sklearn best of 2 at N=1e5, 1 at N=1e6)`);
   const js: Record<string, Record<string, number>> = {};
   const values: Record<string, Record<string, number>> = {};
   for (const cfg of configs) {
@@ -169,14 +170,15 @@ function main() {
     js[cfg.name].contingency = time(() => contingency(cfg.t, cfg.p), 3);
     js[cfg.name].table = time(() => metricsFromTable(contingency(cfg.t, cfg.p)), 3);
   }
-  const silJs = {
-    euclidean: time(() => silhouette(silX, silLabels), 1),
-    cosine: time(() => silhouette(silX, silLabels, { metric: "cosine" }), 1),
+  const timeOnce = (fn: () => number) => {
+    const start = performance.now();
+    const value = fn();
+    return { ms: performance.now() - start, value };
   };
-  const silValues = {
-    euclidean: silhouette(silX, silLabels).score,
-    cosine: silhouette(silX, silLabels, { metric: "cosine" }).score,
-  };
+  const silEuclidean = timeOnce(() => silhouette(silX, silLabels).score);
+  const silCosine = timeOnce(() => silhouette(silX, silLabels, { metric: "cosine" }).score);
+  const silJs = { euclidean: silEuclidean.ms, cosine: silCosine.ms };
+  const silValues = { euclidean: silEuclidean.value, cosine: silCosine.value };
 
   let py: {
     configs: Record<string, Record<string, { ms: number; value: number }>>;
@@ -236,7 +238,7 @@ function main() {
     console.log(row(["  of which contingency", fmt(js[cfg.name].contingency), "", "", ""], widths));
     console.log(row(["ap (no sklearn)", fmt(js[cfg.name].ap), "", "", ""], widths));
   }
-  console.log(`\nsilhouette N=${silN}, D=${silD}, 10 clusters (exact)`);
+  console.log(`\nsilhouette N=${silN}, D=${silD}, 10 clusters (exact; one run each, no warm-up)`);
   console.log(row(["metric", "JS ms", "sklearn ms", "ratio", "|diff|"], widths));
   for (const metric of ["euclidean", "cosine"] as const) {
     const s = py?.silhouette[metric];

@@ -24,7 +24,7 @@ import { asTable, countNonzero, type TableLike } from "./table";
 const DEGENERATE = 1e-10;
 
 /** Rounds non-negative values to integers summing to round(sum), by largest remainder (equal remainders: lower index first). */
-export function roundMarginals(values: ArrayLike<number>): Float64Array {
+export function roundMarginals(values: ArrayLike<number>, target?: number): Float64Array {
   const out = new Float64Array(values.length);
   let sum = 0;
   let floorSum = 0;
@@ -33,7 +33,8 @@ export function roundMarginals(values: ArrayLike<number>): Float64Array {
     sum += values[i];
     floorSum += out[i];
   }
-  const missing = Math.round(sum) - floorSum;
+  // rows and columns get one shared target, so float noise in their sums cannot split them
+  const missing = (target ?? Math.round(sum)) - floorSum;
   if (missing > 0) {
     const order = Array.from(out.keys()).sort((x, y) => values[y] - out[y] - (values[x] - out[x]) || x - y);
     for (let k = 0; k < missing; k++) out[order[k]] += 1;
@@ -49,7 +50,7 @@ export function amiFromTable(table: TableLike, average: Average = "arithmetic"):
   const mi = mutualInfoFromTable(t);
   const emi = t.integral
     ? expectedMutualInfo(t.rowSums, t.colSums)
-    : expectedMutualInfo(roundMarginals(t.rowSums), roundMarginals(t.colSums));
+    : expectedMutualInfo(roundMarginals(t.rowSums, Math.round(t.total)), roundMarginals(t.colSums, Math.round(t.total)));
   const hTrue = entropyOfCounts(t.rowSums);
   const hPred = entropyOfCounts(t.colSums);
   const normalizer = generalizedAverage(hTrue, hPred, average);
