@@ -10,8 +10,14 @@ import type { Prisma } from "@/lib/generated/prisma/client";
  */
 export const LEASE_MS = 60_000;
 
-export async function enqueueJob(kind: string, payload: Prisma.InputJsonValue, options: { projectId?: string; maxAttempts?: number } = {}) {
-  return db().job.create({ data: { kind, payload, projectId: options.projectId, maxAttempts: options.maxAttempts ?? 3 } });
+/** Adds a job; with a dedupeKey, a second job with the same key is not added (returns null). */
+export async function enqueueJob(kind: string, payload: Prisma.InputJsonValue, options: { projectId?: string; maxAttempts?: number; dedupeKey?: string } = {}) {
+  try {
+    return await db().job.create({ data: { kind, payload, projectId: options.projectId, maxAttempts: options.maxAttempts ?? 3, dedupeKey: options.dedupeKey } });
+  } catch (error) {
+    if (options.dedupeKey && (error as { code?: string }).code === "P2002") return null;
+    throw error;
+  }
 }
 
 /** Claims the oldest runnable job of the given kinds, or returns null. */
