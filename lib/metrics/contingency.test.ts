@@ -56,3 +56,11 @@ describe("contingency", () => {
     expect(() => asTable([[1, -1]])).toThrow(RangeError);
   });
 });
+
+describe("denseLabels on wide or fractional values (hashing path)", () => {
+  it("still orders ids by label value", () => {
+    const d = denseLabels([1e12, -5e11, 0.5, 1e12, 0.5]);
+    expect(Array.from(d.ids)).toEqual([2, 0, 1, 2, 1]);
+    expect(Array.from(d.values)).toEqual([-5e11, 0.5, 1e12]);
+  });
+});

@@ -16,10 +16,10 @@ export interface DenseLabels {
   readonly values: Float64Array;
 }
 
-/** Above this value range an offset array would waste memory; fall back to sorting. */
+/** Above this value range an offset array would waste memory; fall back to hashing. */
 const MAX_OFFSET_RANGE = 1 << 24;
 
-/** Maps labels to dense ids in O(N) when their range is small, else O(N log N) by sorting. */
+/** Maps labels to dense ids: O(N) by an offset array when their range is small, else by hashing. */
 export function denseLabels(labels: Labels): DenseLabels {
   const n = labels.length;
   const ids = new Int32Array(n);
@@ -45,11 +45,16 @@ export function denseLabels(labels: Labels): DenseLabels {
     for (let i = 0; i < n; i++) ids[i] = slot[labels[i] - min];
     return { ids, k, values };
   }
-  const sorted = Float64Array.from(labels).sort();
-  const unique: number[] = [];
-  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) unique.push(sorted[i]);
-  const index = new Map<number, number>();
-  unique.forEach((v, id) => index.set(v, id));
-  for (let i = 0; i < n; i++) ids[i] = index.get(labels[i])!;
-  return { ids, k: unique.length, values: Float64Array.from(unique) };
+  // wide or non-integer values: hash to first-seen ids in O(N), then sort only the k distinct values
+  const firstSeen = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    let id = firstSeen.get(labels[i]);
+    if (id === undefined) firstSeen.set(labels[i], (id = firstSeen.size));
+    ids[i] = id;
+  }
+  const values = Float64Array.from(firstSeen.keys()).sort();
+  const rank = new Int32Array(values.length);
+  values.forEach((v, r) => (rank[firstSeen.get(v)!] = r));
+  for (let i = 0; i < n; i++) ids[i] = rank[ids[i]];
+  return { ids, k: values.length, values };
 }

@@ -18,6 +18,9 @@
  * pairDiagonal. The plug-in m_jk^2 - m_jk (N in place of the diagonal) is biased whenever rows of
  * r or c are not one-hot; for hard counts the two agree exactly. ARI and FMI are then evaluated
  * on these expected pair counts (a ratio of expectations, not the expectation of the ratio).
+ * With hard labels and inverse-probability weights w_i = 1 / q_i the same correction gives
+ * n^2 - sum_i w_i^2 X_i = sum_{i != i'} X_i X_i' / (q_i q_i'), the Horvitz-Thompson estimate of
+ * the population's pair counts under independent (Poisson) sampling.
  */
 import { asTable, type TableLike } from "./table";
 
@@ -44,5 +47,7 @@ export function pairConfusionFromTable(table: TableLike): PairConfusion {
   const all = t.total * t.total - d.items;
   const fp = sameCluster - tp;
   const fn = sameClass - tp;
-  return { tp, fp, fn, tn: all - tp - fp - fn };
+  // each count is >= 0 in exact arithmetic; on real-valued tables clip rounding noise (hard
+  // tables are exact integers and never clip)
+  return { tp: Math.max(tp, 0), fp: Math.max(fp, 0), fn: Math.max(fn, 0), tn: Math.max(all - tp - fp - fn, 0) };
 }
