@@ -16,6 +16,7 @@ import type { ScoreMode } from "@/lib/cereal/acquire";
 import { ACQUISITIONS, type Acquisition } from "@/lib/cereal/acquisition";
 import type { Design } from "@/lib/cereal/designs";
 import { estimatorByName, ESTIMATORS } from "@/lib/cereal/estimators";
+import { aecTable, paperGrid, parseJobLines, type GridConfig, type GridRun } from "@/lib/cereal/grid";
 import { createKnnSurrogateFactory } from "@/lib/cereal/knnSurrogate";
 import type { CerealProblem } from "@/lib/cereal/problem";
 import { simulate, type RoundRecord, type SimulationResult } from "@/lib/cereal/simulate";
@@ -164,33 +165,6 @@ async function runSimulate(argv: string[]): Promise<void> {
 
 // ---------- table ----------
 
-interface GridConfig {
-  readonly label: string;
-  readonly acquisition: Acquisition;
-  readonly fixmatch: boolean;
-  readonly pseudo: boolean;
-}
-
-const PAPER_NAMES: Record<Acquisition, string> = {
-  random: "Random",
-  maxentropy: "MaxEntropy",
-  bald: "BALD",
-  crossentropy: "CrossEntropy",
-  softnmi: "Soft NMI",
-  hardnmi: "Hard NMI",
-};
-
-/** The paper's ablation grid: the six acquisitions alone; Random, Soft NMI and Hard NMI with FixMatch, pseudo-labels, both. */
-function paperGrid(): GridConfig[] {
-  const grid: GridConfig[] = ACQUISITIONS.map((a) => ({ label: PAPER_NAMES[a], acquisition: a, fixmatch: false, pseudo: false }));
-  for (const a of ["random", "softnmi", "hardnmi"] as const) {
-    grid.push({ label: `${PAPER_NAMES[a]} + FixMatch`, acquisition: a, fixmatch: true, pseudo: false });
-    grid.push({ label: `${PAPER_NAMES[a]} + PL`, acquisition: a, fixmatch: false, pseudo: true });
-    grid.push({ label: `${PAPER_NAMES[a]} + FixMatch + PL`, acquisition: a, fixmatch: true, pseudo: true });
-  }
-  return grid;
-}
-
 const TABLE_OPTIONS = {
   bundle: { type: "string" },
   clustering: { type: "string" },
@@ -210,55 +184,13 @@ const TABLE_OPTIONS = {
   detach: { type: "boolean", default: false },
 } as const;
 
-interface RunLine {
-  readonly key: string;
-  readonly label: string;
-  readonly seed: number;
-  readonly aec: Record<MetricKey, number>;
-  readonly aecPer1000Labels: Record<MetricKey, number>;
-  readonly finalAbsErr: Record<MetricKey, number>;
-  readonly seconds: number;
-}
-
-/** finished runs of a job file; a torn last line (the job was killed mid-write) is ignored */
-async function readJobLines(path: string): Promise<RunLine[]> {
-  let text: string;
+/** finished runs of a job file (none when it does not exist yet) */
+async function readJobLines(path: string): Promise<GridRun[]> {
   try {
-    text = await readFile(path, "utf-8");
+    return parseJobLines(await readFile(path, "utf-8"));
   } catch {
     return [];
   }
-  const lines: RunLine[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    try {
-      lines.push(JSON.parse(line) as RunLine);
-    } catch {
-      // an interrupted append: the run is simply done again
-    }
-  }
-  return lines;
-}
-
-function meanAndStandardError(values: number[]): string {
-  const n = values.length;
-  if (n === 0) return "-";
-  const mean = values.reduce((a, b) => a + b, 0) / n;
-  if (n === 1) return mean.toFixed(4);
-  const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1);
-  return `${mean.toFixed(4)} ± ${Math.sqrt(variance / n).toFixed(4)}`;
-}
-
-function markdownTable(grid: GridConfig[], lines: RunLine[], metrics: MetricKey[], unit: "rounds" | "per1000"): string {
-  const head = `| configuration | runs | ${metrics.map((m) => `AEC ${m}`).join(" | ")} |`;
-  const rule = `|---|---|${metrics.map(() => "---|").join("")}`;
-  const rows = grid.map((g) => {
-    const runs = lines.filter((l) => l.label === g.label);
-    const cells = metrics.map((m) => meanAndStandardError(runs.map((r) => (unit === "rounds" ? r.aec[m] : r.aecPer1000Labels[m]))));
-    return `| ${g.label} | ${runs.length} | ${cells.join(" | ")} |`;
-  });
-  const note = `AEC of |estimate - truth|, x in ${unit === "rounds" ? "rounds (one batch of labels)" : "thousands of labels"}; mean ± standard error over seeds.`;
-  return [head, rule, ...rows, "", note].join("\n");
 }
 
 function runChild(args: string[]): Promise<void> {
@@ -345,7 +277,7 @@ async function runTable(argv: string[]): Promise<void> {
         await runChild(args);
         const result = JSON.parse(await readFile(out, "utf-8")) as SimulationResult;
         const clustering = values.clustering!;
-        const line: RunLine = {
+        const line: GridRun = {
           key: run.key,
           label: run.config.label,
           seed: run.seed,
@@ -372,7 +304,7 @@ async function runTable(argv: string[]): Promise<void> {
   }
 
   const lines = (await readJobLines(jobs)).filter((l) => l.key.startsWith(settings + "|"));
-  const table = markdownTable(grid, lines, metrics, unit);
+  const table = aecTable(grid, lines, metrics, unit);
   if (values.out) await writeFile(values.out, table + "\n");
   process.stdout.write(table + "\n");
   if (failures > 0) throw new Error(`${failures} run(s) failed; re-run the same command to retry them`);
