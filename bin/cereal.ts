@@ -112,11 +112,13 @@ const SIMULATE_OPTIONS = {
 
 function formatRound(r: RoundRecord, clusterings: string[]): string {
   const parts = clusterings.map((c) => {
-    const e = r.estimate[c].nmi;
-    const [lo, hi] = r.interval?.[c].nmi ?? [Number.NaN, Number.NaN];
-    return `${c} nmi ${e.toFixed(4)} [${lo.toFixed(3)}, ${hi.toFixed(3)}] true ${r.true[c].nmi.toFixed(4)} err ${r.absErr[c].nmi.toFixed(4)}`;
+    const interval = r.interval ? ` [${r.interval[c].nmi[0].toFixed(3)}, ${r.interval[c].nmi[1].toFixed(3)}]` : "";
+    return `${c} nmi ${r.estimate[c].nmi.toFixed(4)}${interval} true ${r.true[c].nmi.toFixed(4)} err ${r.absErr[c].nmi.toFixed(4)}`;
   });
-  const acc = r.surrogateAccuracyOnUnlabeled === null ? "" : ` acc ${r.surrogateAccuracyOnUnlabeled.toFixed(3)}`;
+  const acc =
+    r.surrogateAccuracyOnUnlabeled === null
+      ? ""
+      : ` acc ${r.surrogateAccuracyOnUnlabeled.toFixed(3)} conf ${r.surrogateConfidenceOnUnlabeled!.toFixed(3)}`;
   const secs = r.roundSeconds === null ? "" : ` ${r.roundSeconds.toFixed(1)}s`;
   return `round ${r.round} n=${r.nLabels}${acc}${secs} | ${parts.join(" | ")}`;
 }

@@ -32,6 +32,7 @@ describe("simulate", () => {
     expect(result.rounds.map((r) => r.nLabels)).toEqual([50, 100, 150, 200, 250]);
     for (const r of result.rounds) {
       expect(r.surrogateAccuracyOnUnlabeled).toBe(1);
+      expect(r.surrogateConfidenceOnUnlabeled).toBe(1);
       for (const c of ["kmeans_k10", "gmm_k10"])
         for (const k of METRIC_KEYS) {
           expect(r.estimate[c][k]).toBeCloseTo(r.true[c][k], 12);

@@ -57,6 +57,8 @@ export interface RoundRecord {
   readonly absErr: Record<string, MetricValues>;
   readonly stop: Record<string, Record<MetricKey, StopRecord>> | null;
   readonly surrogateAccuracyOnUnlabeled: number | null;
+  /** mean of max_y pi(y|x) over the unlabeled rows: above the accuracy, the surrogate is overconfident; below, underconfident (the intervals trust pi) */
+  readonly surrogateConfidenceOnUnlabeled: number | null;
   readonly maskRate: number | null;
   readonly trainSeconds: number | null;
   readonly roundSeconds: number | null;
@@ -137,10 +139,17 @@ export async function simulate(
       });
 
       let accuracy: number | null = null;
-      if (result.pseudoLabels && result.unlabeled.length > 0) {
+      let confidence: number | null = null;
+      if (result.pseudoLabels && result.proba && result.unlabeled.length > 0) {
         let right = 0;
-        for (let i = 0; i < result.unlabeled.length; i++) if (result.pseudoLabels[i] === labels[result.unlabeled[i]]) right++;
+        let sumMax = 0;
+        const C = problem.numClasses;
+        for (let i = 0; i < result.unlabeled.length; i++) {
+          if (result.pseudoLabels[i] === labels[result.unlabeled[i]]) right++;
+          sumMax += result.proba[i * C + result.pseudoLabels[i]];
+        }
         accuracy = right / result.unlabeled.length;
+        confidence = sumMax / result.unlabeled.length;
       }
       const absErr = Object.fromEntries(
         problem.clusterings.map((c) => [c.name, metricMap((k) => Math.abs(result.estimate[c.name][k] - truth[c.name][k]))]),
@@ -171,6 +180,7 @@ export async function simulate(
         absErr,
         stop,
         surrogateAccuracyOnUnlabeled: accuracy,
+        surrogateConfidenceOnUnlabeled: confidence,
         maskRate: result.fit?.maskRate ?? null,
         trainSeconds: timings && result.fit ? result.fit.trainSeconds : null,
         roundSeconds: timings ? result.roundSeconds : null,
