@@ -144,6 +144,10 @@ export class MlpSurrogate implements Surrogate {
   }
 }
 
+/** A SurrogateFactory with other widths, dropout or trainer hyper-parameters than the paper's. */
+export function mlpSurrogateFactory(config: MlpSurrogateConfig): SurrogateFactory {
+  return (embeddings, numClasses) => MlpSurrogate.create(embeddings, numClasses, config);
+}
+
 /** SurrogateFactory for lib/cereal and bin/cereal.ts: the paper's MLP with default settings */
-export const createMlpSurrogate: SurrogateFactory = (embeddings, numClasses) =>
-  MlpSurrogate.create(embeddings, numClasses);
+export const createMlpSurrogate: SurrogateFactory = mlpSurrogateFactory({});
