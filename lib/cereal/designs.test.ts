@@ -99,3 +99,11 @@ describe("draw records", () => {
     ]);
   });
 });
+
+describe("proportional design, small pools", () => {
+  it("takes every row with q = 1 when n >= |U|", () => {
+    expect(Array.from(inclusionProbabilities(Float64Array.from([5, 1, 0]), 4))).toEqual([1, 1, 1]);
+    const draws = drawProportional(Int32Array.from([7, 8, 9]), Float64Array.from([5, 1, 0]), 4, new Random(0));
+    expect(draws.map((d) => d.row).sort()).toEqual([7, 8, 9]);
+  });
+});
