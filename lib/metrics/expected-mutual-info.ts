@@ -28,8 +28,23 @@ function groupCounts(sums: ArrayLike<number>): Map<number, number> {
   return groups;
 }
 
-/** sum_{n >= 1} (n / N) log(N n / (a b)) P(n; N, a, b), the per-cell inner sum of eq. 24a. */
-export function cellExpectedMutualInfo(a: number, b: number, N: number): number {
+/** log n for n = 0..max (log 0 unused), shared by every cell of one E[MI] evaluation. */
+function logTable(max: number): Float64Array {
+  const logs = new Float64Array(max + 1);
+  for (let n = 1; n <= max; n++) logs[n] = Math.log(n);
+  return logs;
+}
+
+/**
+ * sum_{n >= 1} (n / N) log(N n / (a b)) P(n; N, a, b), the per-cell inner sum of eq. 24a.
+ * `logs` must hold log n up to min(a, b).
+ */
+export function cellExpectedMutualInfo(
+  a: number,
+  b: number,
+  N: number,
+  logs: Float64Array = logTable(Math.min(a, b)),
+): number {
   const lo = Math.max(0, a + b - N);
   const hi = Math.min(a, b);
   let mode = Math.floor(((a + 1) * (b + 1)) / (N + 2));
@@ -37,7 +52,7 @@ export function cellExpectedMutualInfo(a: number, b: number, N: number): number 
   if (mode > hi) mode = hi;
   const logNOverAB = Math.log(N) - Math.log(a) - Math.log(b);
   const rest = N - a - b;
-  const term = (n: number) => (n === 0 ? 0 : (n / N) * (logNOverAB + Math.log(n)));
+  const term = (n: number) => (n === 0 ? 0 : (n / N) * (logNOverAB + logs[n]));
   let mass = 1;
   let weighted = term(mode);
   let p = 1;
@@ -79,9 +94,14 @@ export function expectedMutualInfo(rowSums: ArrayLike<number>, colSums: ArrayLik
   }
   if (N !== Nc) throw new RangeError(`row sums total ${N} but column sums total ${Nc}`);
   if (nRows <= 1 || nCols <= 1) return 0;
+  let maxA = 0;
+  for (const a of rows.keys()) maxA = Math.max(maxA, a);
+  let maxB = 0;
+  for (const b of cols.keys()) maxB = Math.max(maxB, b);
+  const logs = logTable(Math.min(maxA, maxB));
   let emi = 0;
   for (const [a, ca] of rows) {
-    for (const [b, cb] of cols) emi += ca * cb * cellExpectedMutualInfo(a, b, N);
+    for (const [b, cb] of cols) emi += ca * cb * cellExpectedMutualInfo(a, b, N, logs);
   }
   return emi;
 }
