@@ -8,13 +8,15 @@
  *   npm run bench:round -- --n 10000 --steps 128
  *
  * Prints one line per figure and a JSON line per N at the end. Not a timed test: figures depend
- * on the machine and its load (run it alone; `nice` lowers its priority, not its cost).
+ * on the machine and its load. Each figure is wall time and, in brackets, this process's CPU
+ * time: on a shared machine the CPU time is the closer estimate of the unloaded wall time.
  */
 import { argmaxEstimator } from "@/lib/cereal/estimators";
 import { drawUniform, recordDraws } from "@/lib/cereal/designs";
 import { initialState, type CerealProblem } from "@/lib/cereal/problem";
 import { Random } from "@/lib/cereal/random";
 import { runRound } from "@/lib/cereal/round";
+import type { Surrogate } from "@/lib/cereal/surrogate";
 import { ensureBackend } from "@/models/backend";
 import { MlpSurrogate } from "@/models/mlp-surrogate";
 import { Rng } from "@/models/random";
@@ -48,7 +50,53 @@ function syntheticProblem(n: number, seed: number): { problem: CerealProblem; y:
   };
 }
 
-const line = (label: string, value: string) => console.log(`${label.padEnd(44)} ${value}`);
+const line = (label: string, value: string) => console.log(`${label.padEnd(52)} ${value}`);
+
+/** wall and CPU (user + system) seconds of this process */
+interface Clock {
+  wall: number;
+  cpu: number;
+}
+const now = (): Clock => {
+  const u = process.cpuUsage();
+  return { wall: performance.now() / 1000, cpu: (u.user + u.system) / 1e6 };
+};
+const since = (t: Clock): Clock => {
+  const n = now();
+  return { wall: n.wall - t.wall, cpu: n.cpu - t.cpu };
+};
+const fmt = (c: Clock, scale = 1, unit = "s") => `${(c.wall * scale).toFixed(2)} ${unit} (CPU ${(c.cpu * scale).toFixed(2)})`;
+
+/** wraps a surrogate to time its calls inside runRound: fit vs pseudo-labelling */
+function timed(inner: Surrogate) {
+  const spent = { fit: { wall: 0, cpu: 0 }, predict: { wall: 0, cpu: 0 } };
+  const add = (into: Clock, c: Clock) => {
+    into.wall += c.wall;
+    into.cpu += c.cpu;
+  };
+  const surrogate: Surrogate = {
+    async fit(...args) {
+      const t = now();
+      const report = await inner.fit(...args);
+      add(spent.fit, since(t));
+      return report;
+    },
+    async predictProba(rows) {
+      const t = now();
+      const p = await inner.predictProba(rows);
+      add(spent.predict, since(t));
+      return p;
+    },
+    async predictProbaMc(rows, passes, seed) {
+      const t = now();
+      const p = await inner.predictProbaMc(rows, passes, seed);
+      add(spent.predict, since(t));
+      return p;
+    },
+    dispose: () => inner.dispose(),
+  };
+  return { surrogate, spent };
+}
 
 const choice = await ensureBackend();
 line("backend", `${choice.name} (${choice.source})`);
@@ -64,11 +112,14 @@ for (const n of sizes) {
   // ms per step on its own: a short fit after a warm-up one (first kernels compile and allocate)
   const unlabeled = all.filter((r) => !seedDraws.some((draw) => draw.row === r));
   await surrogate.fit(state.labeled, unlabeled, { seed: 1, fixmatch: true, steps: 16 });
+  const probeStart = now();
   const probe = await surrogate.fit(state.labeled, unlabeled, { seed: 2, fixmatch: true, steps: 64 });
-  const msPerStep = (probe.trainSeconds * 1000) / probe.steps;
-  line(`N=${n}: ms per FixMatch step (64-step fit)`, msPerStep.toFixed(2));
+  const perStep = since(probeStart);
+  line(`N=${n}: ms per FixMatch step (64-step fit)`, fmt(perStep, 1000 / probe.steps, "ms"));
 
-  const round = await runRound(state, surrogate, {
+  const { surrogate: timedSurrogate, spent } = timed(surrogate);
+  const roundStart = now();
+  const round = await runRound(state, timedSurrogate, {
     acquisition: "hardnmi",
     estimator: argmaxEstimator,
     fixmatch: true,
@@ -77,16 +128,25 @@ for (const n of sizes) {
     seed: 3,
     intervals: false,
   });
-  const train = round.fit?.trainSeconds ?? 0;
-  const predictStart = performance.now();
-  await surrogate.predictProba(round.unlabeled);
-  const predict = (performance.now() - predictStart) / 1000;
-  const rest = round.roundSeconds - train - predict;
-  line(`N=${n}: round (Hard NMI, argmax, ${batch} acquired)`, `${round.roundSeconds.toFixed(2)} s`);
-  line(`  train (${round.fit?.steps} steps, mask rate ${round.fit?.maskRate?.toFixed(2)})`, `${train.toFixed(2)} s = ${((train * 1000) / (round.fit?.steps ?? 1)).toFixed(2)} ms/step`);
-  line(`  pseudo-label (predictProba on ${round.unlabeled.length} rows)`, `${predict.toFixed(2)} s`);
-  line(`  estimate + acquire (the rest)`, `${rest.toFixed(2)} s`);
-  results.push({ n, d, steps, backend: choice.name, msPerStep, roundSeconds: round.roundSeconds, trainSeconds: train, predictSeconds: predict, estimateAcquireSeconds: rest });
+  const total = since(roundStart);
+  const rest = { wall: total.wall - spent.fit.wall - spent.predict.wall, cpu: total.cpu - spent.fit.cpu - spent.predict.cpu };
+  const fitSteps = round.fit?.steps ?? 1;
+  line(`N=${n}: round (Hard NMI, argmax estimate, ${batch} acquired)`, fmt(total));
+  line(`  train (${fitSteps} steps, mask rate ${round.fit?.maskRate?.toFixed(2)})`, fmt(spent.fit));
+  line(`    per step`, fmt(spent.fit, 1000 / fitSteps, "ms"));
+  line(`  pseudo-label (predictProba on ${round.unlabeled.length} rows)`, fmt(spent.predict));
+  line(`  estimate + acquire (the rest)`, fmt(rest));
+  results.push({
+    n,
+    d,
+    steps,
+    backend: choice.name,
+    msPerStep: { wall: (perStep.wall * 1000) / probe.steps, cpu: (perStep.cpu * 1000) / probe.steps },
+    round: total,
+    train: spent.fit,
+    pseudoLabel: spent.predict,
+    estimateAcquire: rest,
+  });
   surrogate.dispose();
 }
 for (const r of results) console.log(JSON.stringify(r));
