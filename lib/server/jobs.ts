@@ -10,12 +10,16 @@ import type { Prisma } from "@/lib/generated/prisma/client";
  */
 export const LEASE_MS = 60_000;
 
-/** Adds a job; with a dedupeKey, a second job with the same key is not added (returns null). */
-export async function enqueueJob(kind: string, payload: Prisma.InputJsonValue, options: { projectId?: string; maxAttempts?: number; dedupeKey?: string } = {}) {
+export async function enqueueJob(kind: string, payload: Prisma.InputJsonValue, options: { projectId?: string; maxAttempts?: number } = {}) {
+  return db().job.create({ data: { kind, payload, projectId: options.projectId, maxAttempts: options.maxAttempts ?? 3 } });
+}
+
+/** Adds a job unless one with the same key exists (then returns null): safe from two processes. */
+export async function enqueueUniqueJob(dedupeKey: string, kind: string, payload: Prisma.InputJsonValue, options: { projectId?: string; maxAttempts?: number } = {}) {
   try {
-    return await db().job.create({ data: { kind, payload, projectId: options.projectId, maxAttempts: options.maxAttempts ?? 3, dedupeKey: options.dedupeKey } });
+    return await db().job.create({ data: { kind, payload, dedupeKey, projectId: options.projectId, maxAttempts: options.maxAttempts ?? 3 } });
   } catch (error) {
-    if (options.dedupeKey && (error as { code?: string }).code === "P2002") return null;
+    if ((error as { code?: string }).code === "P2002") return null;
     throw error;
   }
 }

@@ -1,0 +1,66 @@
+import { drawProportional, drawTopScore, drawUniform, type Design, type DesignDraw } from "@/lib/cereal/designs";
+import { drawUniformPairs } from "@/lib/cereal/pair-designs";
+import { Random } from "@/lib/cereal/random";
+import { readNpy } from "@/lib/data/npy";
+import type { Tx } from "./db";
+import { projectFile } from "./project-files";
+import { createBatch, drawnKeys } from "./batches";
+
+/**
+ * Overflow tasks: annotators never wait for a round. When every slot of the drawn tasks is taken,
+ * new tasks are drawn into the next batch by the same design from the latest round's ranking
+ * (its acquisition scores, stored per item), each with its draw record. The round that then
+ * fills the next batch acquires n minus the overflow already in it.
+ */
+
+interface OverflowProject {
+  id: string;
+  n: number;
+  seed: number;
+  mode: string;
+  batchSize: number;
+  budget: number;
+  dataPath: string;
+}
+
+export async function overflowDraws(tx: Tx, project: OverflowProject, count: number): Promise<string[]> {
+  const last = await tx.batch.findFirst({ where: { projectId: project.id }, orderBy: { index: "desc" }, include: { _count: { select: { tasks: true } } } });
+  if (!last) return [];
+  const drawn = await drawnKeys(tx, project.id);
+  const room = project.budget - drawn.count;
+  // A batch still being filled by overflow takes more; a full one is followed by the next.
+  const target = last._count.tasks < last.size ? last : { index: last.index + 1, size: Math.min(project.batchSize, room), _count: { tasks: 0 } };
+  const take = Math.min(count, target.size - target._count.tasks, room);
+  if (take <= 0) return [];
+
+  const random = Random.from(project.seed, "overflow", target.index, target._count.tasks);
+  const latest = await tx.round.findFirst({ where: { projectId: project.id, status: "done" }, orderBy: { index: "desc" } });
+  let design: Design = "uniform";
+  let draws: { row: number; rowB: number | null; score: number | null; q: number }[];
+  if (project.mode === "pairwise") {
+    draws = drawUniformPairs(project.n, take, random, drawn.pairs);
+  } else {
+    const pool = Int32Array.from({ length: project.n }, (_, i) => i).filter((row) => !drawn.rows.has(row));
+    const ranking = latest?.scoresFile ? await readScores(project, latest.scoresFile) : null;
+    design = ranking ? ((latest!.config as { design?: Design }).design ?? "uniform") : "uniform";
+    let picked: DesignDraw[];
+    if (design === "uniform" || !ranking) picked = drawUniform(pool, take, random);
+    else {
+      const scores = Float64Array.from(pool, (row) => (Number.isFinite(ranking[row]) ? ranking[row] : 0));
+      picked = design === "top-score" ? drawTopScore(pool, scores, take, random) : drawProportional(pool, scores, take, random);
+    }
+    draws = picked.map((d) => ({ ...d, rowB: null }));
+  }
+  const maxOrder = await tx.task.aggregate({ where: { projectId: project.id }, _max: { drawOrder: true } });
+  await createBatch(tx, project.id, target.index, null, target.size, draws, design, (maxOrder._max.drawOrder ?? -1) + 1, true);
+  const tasks = await tx.task.findMany({ where: { projectId: project.id, drawOrder: { gt: maxOrder._max.drawOrder ?? -1 } }, select: { id: true }, orderBy: { drawOrder: "asc" } });
+  return tasks.map((t) => t.id);
+}
+
+// The latest ranking is read once per round, not once per request.
+let cached: { path: string; scores: Float32Array } | null = null;
+async function readScores(project: { dataPath: string }, file: string): Promise<Float32Array> {
+  const path = projectFile(project, file);
+  if (cached?.path !== path) cached = { path, scores: (await readNpy(path)).data as Float32Array };
+  return cached.scores;
+}
