@@ -26,13 +26,15 @@ export function denseLabels(labels: Labels): DenseLabels {
   if (n === 0) return { ids, k: 0, values: new Float64Array(0) };
   let min = Infinity;
   let max = -Infinity;
+  // integer typed arrays need no per-item integer check
+  const check = !(labels instanceof Int32Array || labels instanceof Uint8Array || labels instanceof Uint16Array);
   let integral = true;
   for (let i = 0; i < n; i++) {
     const v = labels[i];
     if (v !== v) throw new RangeError(`label ${i} is NaN`);
     if (v < min) min = v;
     if (v > max) max = v;
-    if (integral && !Number.isInteger(v)) integral = false;
+    if (check && integral && !Number.isInteger(v)) integral = false;
   }
   const range = max - min + 1;
   if (integral && range <= Math.max(MAX_OFFSET_RANGE, 4 * n)) {
