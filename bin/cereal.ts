@@ -3,6 +3,7 @@
  *   simulate  one oracle simulation of the Cereal loop on a bundle (labels.npy answers every query)
  *   table     a grid of simulations (e.g. the paper's ablation) run as a resumable job that
  *             appends one JSON line per finished run; prints a markdown AEC table
+ *   import, add-clustering   a bundle into a new project, a clustering into a project (bin/project-commands.ts)
  * It only composes lib/data (the bundle), lib/cereal (the loop) and models/ (the TF.js surrogate).
  */
 import { spawn } from "node:child_process";
@@ -22,6 +23,7 @@ import type { CerealProblem } from "@/lib/cereal/problem";
 import { simulate, type RoundRecord, type SimulationResult } from "@/lib/cereal/simulate";
 import type { SurrogateFactory } from "@/lib/cereal/surrogate";
 import { loadBundle } from "@/lib/data/bundle";
+import { CommandError, PROJECT_USAGE, runAddClustering, runImport } from "./project-commands";
 
 const SCRIPT = fileURLToPath(import.meta.url);
 
@@ -35,7 +37,8 @@ const USAGE = `usage:
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
   cereal table    --bundle DIR --clustering NAME --grid paper [--seeds 3] [--budget 1000] [--batch 50]
                   [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
-                  [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach]`;
+                  [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach]
+${PROJECT_USAGE}`;
 
 // ---------- shared option parsing ----------
 
@@ -318,6 +321,8 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === "simulate") return runSimulate(rest);
   if (command === "table") return runTable(rest);
+  if (command === "import") return void (await runImport(rest));
+  if (command === "add-clustering") return void (await runAddClustering(rest));
   if (command === undefined || command === "help" || command === "--help") {
     process.stdout.write(USAGE + "\n");
     return;
@@ -326,7 +331,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError) process.stderr.write(`cereal: ${error.message}\n${USAGE}\n`);
+  if (error instanceof UsageError || error instanceof CommandError) process.stderr.write(`cereal: ${error.message}\n${USAGE}\n`);
   else process.stderr.write(`cereal: ${(error as Error).message}\n`);
-  process.exitCode = error instanceof UsageError ? 2 : 1;
+  process.exitCode = error instanceof UsageError || error instanceof CommandError ? 2 : 1;
 });

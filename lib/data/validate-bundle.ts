@@ -161,6 +161,29 @@ async function checkItems(dir: string, file: string, full: string, n: number) {
   return { kind: kind ?? "text", imageFiles };
 }
 
+/**
+ * A clustering added to an existing project of N items: int32 [N] ids in 0..K-1 (K inferred as
+ * max + 1 when not given), optionally with its float32 [N, K] soft version. `name` is how the
+ * messages call the file.
+ */
+export async function validateClustering(file: { path: string; name: string }, n: number, k: number | undefined, soft?: { path: string; name: string }): Promise<{ k: number }> {
+  const h = await header(file.path, file.name, "int32", [n]);
+  let limit = k;
+  if (limit === undefined) {
+    let max = -1;
+    await forEachNpyChunk(h, 1, (values, first) => {
+      for (let i = 0; i < values.length; i++) {
+        if (values[i] < 0) throw new BundleError(`${file.name}: item ${first + i} has cluster id ${values[i]}; cluster ids are 0..K-1.`);
+        if (values[i] > max) max = values[i];
+      }
+    });
+    limit = max + 1;
+  }
+  await checkIds(h, file.name, limit, "cluster id", `cluster ids must lie in 0..K-1 (K = ${limit}).`);
+  if (soft) await checkSoft(await header(soft.path, soft.name, "float32", [n, limit]), soft.name, limit);
+  return { k: limit };
+}
+
 export async function validateBundle(dir: string): Promise<BundleSummary> {
   await assertNoLinks(dir);
   const manifestPath = await bundleFile(dir, "manifest.json", "bundle");

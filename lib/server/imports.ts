@@ -6,9 +6,12 @@ import path from "node:path";
 import { z } from "zod";
 import { BundleError } from "@/lib/data/bundle";
 import { validateBundle, type BundleSummary } from "@/lib/data/validate-bundle";
+import { extractBundleZip, safeBundlePath } from "./bundle-zip";
 import { db } from "./db";
-import { AppError } from "./errors";
+import { AppError, badRequest } from "./errors";
 import { projectDir } from "./project-files";
+import type { SessionUser } from "./session";
+import { bundleRoot, receiveMultipart, withStaging, zipLimits } from "./uploads";
 
 /**
  * Bundle import, shared by the upload route and `cereal import`: validate the staged folder,
@@ -78,6 +81,48 @@ export async function importBundle(sourceDir: string, ownerId: string, rawOption
     await discardProject(project.id, dir);
     throw error;
   }
+}
+
+/** What the new-project page shows after an import: the bundle as the app understood it. */
+export function mappingCheck(projectId: string, summary: BundleSummary) {
+  return {
+    projectId,
+    bundleName: summary.name,
+    n: summary.n,
+    d: summary.d,
+    itemKind: summary.itemKind,
+    classNames: summary.classNames,
+    hasReferenceLabels: summary.labelsFile !== null,
+    clusterings: summary.clusterings.map((c) => ({ name: c.name, k: c.k, soft: c.softFile !== null, space: c.space })),
+    spaces: summary.spaces.map((s) => ({ name: s.name, d: s.d })),
+  };
+}
+
+/**
+ * The upload route's import: the body is multipart with the fields of importOptions and either
+ * one part "bundle" (a .zip of the bundle folder) or parts "files" whose file names are the
+ * files' paths inside the bundle. Everything is staged under the data folder and removed after.
+ */
+export async function importUpload(user: SessionUser, request: Request) {
+  return withStaging(async (dir) => {
+    const filesDir = path.join(dir, "files");
+    const { fields, files } = await receiveMultipart(request, dir, (field, filename) => {
+      if (field === "bundle") return "upload.zip";
+      if (field === "files") return path.join("files", safeBundlePath(filename, "The upload"));
+      throw badRequest(`The upload has a part '${field}'; send the bundle as 'bundle' (one .zip) or as 'files' (one part per file).`);
+    });
+    const options = importOptions.parse(fields);
+    const zips = files.filter((f) => f.field === "bundle");
+    if (zips.length > 1 || (zips.length === 1 && files.length > 1)) throw badRequest("Send either one .zip as 'bundle' or the bundle's files as 'files', not both.");
+    if (files.length === 0) throw badRequest("The upload holds no files; pick the bundle folder or a .zip of it.");
+    if (zips.length === 1) {
+      await extractBundleZip(zips[0].path, zips[0].bytes, filesDir, zipLimits());
+      await rm(zips[0].path, { force: true });
+    }
+    await mkdir(filesDir, { recursive: true });
+    const { projectId, summary } = await importBundle(await bundleRoot(filesDir), user.id, options);
+    return mappingCheck(projectId, summary);
+  });
 }
 
 async function copyBundleFiles(sourceDir: string, targetDir: string, summary: BundleSummary) {
