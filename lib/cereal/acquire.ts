@@ -95,8 +95,11 @@ function drawWith(design: Design, rows: Int32Array, scores: Float64Array, n: num
   return drawProportional(rows, scores, n, random, eps);
 }
 
-/** The next batch: draws in draw order, each with its score and inclusion probability q. */
-export function acquireBatch(input: AcquireInput, options: AcquireOptions, random: Random): { design: Design; draws: DesignDraw[] } {
+/**
+ * The next batch: draws in draw order, each with its score and inclusion probability q; and the
+ * pool's scores (mean mode), the ranking later draws from the same pool can reuse.
+ */
+export function acquireBatch(input: AcquireInput, options: AcquireOptions, random: Random): { design: Design; draws: DesignDraw[]; scores: Float64Array | null } {
   const design = options.design ?? DEFAULT_DESIGN[options.acquisition];
   const eps = options.eps ?? 0.1;
   const all = Int32Array.from({ length: input.pool.length }, (_, i) => i);
@@ -109,7 +112,7 @@ export function acquireBatch(input: AcquireInput, options: AcquireOptions, rando
       const s = scorePool(input, options.acquisition, c, all);
       for (let i = 0; i < s.length; i++) scores[i] += s[i] / clusterings.length;
     }
-    return { design, draws: drawWith(design, input.pool, scores, options.n, random, eps) };
+    return { design, draws: drawWith(design, input.pool, scores, options.n, random, eps), scores };
   }
 
   // per-clustering: clustering j draws its share from what the earlier ones left, by its own
@@ -128,5 +131,5 @@ export function acquireBatch(input: AcquireInput, options: AcquireOptions, rando
       draws.push(d);
     }
   });
-  return { design, draws };
+  return { design, draws, scores: null };
 }

@@ -28,6 +28,8 @@ export interface RoundOptions {
   readonly design?: Design;
   readonly scoreMode?: ScoreMode;
   readonly eps?: number;
+  /** rows never to acquire (e.g. already handed out as tasks but not yet labeled) */
+  readonly exclude?: Int32Array;
   /** MC dropout passes for BALD (default 10) */
   readonly mcPasses?: number;
   /** interval draws and level; false skips the intervals */
@@ -49,6 +51,8 @@ export interface RoundResult {
   readonly pseudoLabels: Int32Array | null;
   /** the next batch to label (empty when batch = 0) */
   readonly next: Draw[];
+  /** the acquisition scores of the pool the batch was drawn from (mean over clusterings), or null */
+  readonly poolScores: { readonly rows: Int32Array; readonly scores: Float64Array } | null;
   readonly roundSeconds: number;
 }
 
@@ -94,6 +98,7 @@ export async function runRound(state: CerealState, surrogate: Surrogate | null, 
         });
 
   let next: Draw[] = [];
+  let poolScores: RoundResult["poolScores"] = null;
   if (options.batch > 0 && unlabeled.length > 0) {
     let currentClasses: Int32Array | null = null;
     if (pseudoLabels) {
@@ -101,12 +106,14 @@ export async function runRound(state: CerealState, surrogate: Surrogate | null, 
       for (let i = 0; i < labeled.rows.length; i++) currentClasses[labeled.rows[i]] = labeled.labels[i];
       for (let i = 0; i < unlabeled.length; i++) currentClasses[unlabeled[i]] = pseudoLabels[i];
     }
-    const { design, draws } = acquireBatch(
-      { numClasses: C, clusterings: problem.clusterings, pool: unlabeled, proba, mc, currentClasses },
+    const pool = acquisitionPool(unlabeled, proba, mc, C, options.exclude);
+    const { design, draws, scores } = acquireBatch(
+      { numClasses: C, clusterings: problem.clusterings, pool: pool.rows, proba: pool.proba, mc: pool.mc, currentClasses },
       { acquisition: options.acquisition, n: options.batch, design: options.design, scoreMode: options.scoreMode, eps: options.eps },
       Random.from(options.seed, "acquire", round),
     );
     next = recordDraws(draws, design, round + 1, state.draws.length);
+    if (scores) poolScores = { rows: pool.rows, scores };
   }
 
   return {
@@ -119,6 +126,37 @@ export async function runRound(state: CerealState, surrogate: Surrogate | null, 
     proba,
     pseudoLabels,
     next,
+    poolScores,
     roundSeconds: (performance.now() - started) / 1000,
+  };
+}
+
+/** The unlabeled rows that may be acquired, with their slices of pi and of the MC passes. */
+function acquisitionPool(
+  unlabeled: Int32Array,
+  proba: Float32Array | null,
+  mc: { proba: Float32Array; passes: number } | undefined,
+  C: number,
+  exclude: Int32Array | undefined,
+): { rows: Int32Array; proba: Float32Array | null; mc?: { proba: Float32Array; passes: number } } {
+  if (!exclude?.length) return { rows: unlabeled, proba, mc };
+  const skip = new Set(exclude);
+  const keep = Int32Array.from(unlabeled.keys()).filter((i) => !skip.has(unlabeled[i]));
+  const slice = (source: Float32Array, offset: number) => {
+    const out = new Float32Array(keep.length * C);
+    keep.forEach((i, j) => out.set(source.subarray(offset + i * C, offset + (i + 1) * C), j * C));
+    return out;
+  };
+  return {
+    rows: Int32Array.from(keep, (i) => unlabeled[i]),
+    proba: proba ? slice(proba, 0) : null,
+    mc: mc && {
+      passes: mc.passes,
+      proba: (() => {
+        const out = new Float32Array(mc.passes * keep.length * C);
+        for (let p = 0; p < mc.passes; p++) out.set(slice(mc.proba, p * unlabeled.length * C), p * keep.length * C);
+        return out;
+      })(),
+    },
   };
 }

@@ -1,4 +1,8 @@
+import { createMlpSurrogate } from "@/models";
+import { roundJobHandler } from "./rounds";
 import type { JobHandler } from "./worker";
 
 /** Every job kind the worker runs, by name. Features add their handler here. */
-export const jobHandlers: Record<string, JobHandler> = {};
+export const jobHandlers: Record<string, JobHandler> = {
+  round: roundJobHandler(createMlpSurrogate),
+};

@@ -24,17 +24,19 @@ interface OverflowProject {
 }
 
 export async function overflowDraws(tx: Tx, project: OverflowProject, count: number): Promise<string[]> {
-  const last = await tx.batch.findFirst({ where: { projectId: project.id }, orderBy: { index: "desc" }, include: { _count: { select: { tasks: true } } } });
-  if (!last) return [];
+  // Round r (the next to run) draws batch r + 1: overflow goes there, and nowhere further.
+  const last = await tx.round.findFirst({ where: { projectId: project.id, status: "done" }, orderBy: { index: "desc" } });
+  const index = (last?.index ?? -1) + 2;
+  if (!(await tx.batch.findUnique({ where: { projectId_index: { projectId: project.id, index: index - 1 } }, select: { id: true } }))) return [];
   const drawn = await drawnKeys(tx, project.id);
+  const existing = await tx.batch.findUnique({ where: { projectId_index: { projectId: project.id, index } }, include: { _count: { select: { tasks: true } } } });
   const room = project.budget - drawn.count;
-  // A batch still being filled by overflow takes more; a full one is followed by the next.
-  const target = last._count.tasks < last.size ? last : { index: last.index + 1, size: Math.min(project.batchSize, room), _count: { tasks: 0 } };
+  const target = existing ? { index, size: existing.size, _count: existing._count } : { index, size: Math.min(project.batchSize, room), _count: { tasks: 0 } };
   const take = Math.min(count, target.size - target._count.tasks, room);
   if (take <= 0) return [];
 
   const random = Random.from(project.seed, "overflow", target.index, target._count.tasks);
-  const latest = await tx.round.findFirst({ where: { projectId: project.id, status: "done" }, orderBy: { index: "desc" } });
+  const latest = last;
   let design: Design = "uniform";
   let draws: { row: number; rowB: number | null; score: number | null; q: number }[];
   if (project.mode === "pairwise") {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ensureSeedBatch } from "./batches";
-import { db, transaction, type Tx } from "./db";
+import { transaction, type Tx } from "./db";
 import { overflowDraws } from "./overflow";
 import { requireProjectRole } from "./project-access";
 import type { SessionUser } from "./session";
@@ -50,6 +50,8 @@ export async function nextTasks(user: SessionUser, projectId: string, count: num
 
     const expiresAt = new Date(now.getTime() + LEASE_MS);
     for (const taskId of chosen) {
+      // Others' expired leases on this task end here: their late answers are refused (409).
+      await tx.lease.deleteMany({ where: { taskId, userId: { not: user.id }, expiresAt: { lte: now } } });
       await tx.lease.upsert({ where: { taskId_userId: { taskId, userId: user.id } }, create: { taskId, userId: user.id, expiresAt }, update: { expiresAt } });
     }
     const tasks = await tx.task.findMany({ where: { id: { in: chosen } }, include: { batch: { select: { index: true } } }, orderBy: { drawOrder: "asc" } });

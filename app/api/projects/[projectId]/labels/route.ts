@@ -1,0 +1,6 @@
+import { submitLabel, submitLabelInput } from "@/lib/server/labels";
+import { jsonBody, route } from "@/lib/server/route";
+
+export const POST = route<{ projectId: string }>("user", async ({ user, params, request }) =>
+  submitLabel(user, params.projectId, await jsonBody(request, submitLabelInput)),
+);

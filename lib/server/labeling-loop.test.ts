@@ -1,0 +1,180 @@
+import fs from "node:fs";
+import { beforeEach, describe, expect, it } from "vitest";
+import * as labelsRoute from "@/app/api/projects/[projectId]/labels/route";
+import { readNpy } from "@/lib/data/npy";
+import { METRIC_KEYS } from "@/lib/metrics";
+import { db } from "./db";
+import { digitsProject, fastRoundHandlers, labelAll } from "./labeling-test-fixture";
+import { correctLabel, submitLabel, undoLastLabel } from "./labels";
+import { projectFile } from "./project-files";
+import { nextTasks } from "./tasks";
+import { requestAs, routeContext } from "./test-requests";
+import { runOneJob } from "./worker";
+
+describe("tasks and labels", () => {
+  it("turns 10 concurrent identical POSTs into one label", async () => {
+    const { projectId, annotators } = await digitsProject();
+    const [task] = (await nextTasks(annotators[0], projectId, 1)).tasks;
+    const user = await db().user.findUniqueOrThrow({ where: { id: annotators[0].id } });
+    const body = { taskId: task.id, kind: "label", classIndex: 3, idempotencyKey: "same-key-123" };
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, async () => labelsRoute.POST(await requestAs(user, "/x", { method: "POST", json: body }), routeContext({ projectId }))),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const ids = new Set(await Promise.all(responses.map(async (r) => (await r.json()).label.id)));
+    expect(ids.size).toBe(1);
+    expect(await db().label.count({ where: { taskId: task.id } })).toBe(1);
+    expect(await db().labelChange.count({ where: { label: { taskId: task.id } } })).toBe(1);
+  });
+
+  it("never gives one task to two annotators hammering the project, and loses none", async () => {
+    // seed batch of 30, then 10 overflow tasks of batch 1 while round 0 waits for the worker
+    const { projectId, annotators, truth } = await digitsProject({ seedSize: 30 });
+    const [a, b] = await Promise.all(annotators.map((u) => labelAll(u, projectId, truth)));
+    const drawn = await db().task.findMany({ where: { projectId }, select: { id: true } });
+    expect(drawn).toHaveLength(40);
+    expect(a.length + b.length).toBe(40);
+    expect(new Set([...a, ...b])).toEqual(new Set(drawn.map((t) => t.id)));
+    expect(a.length).toBeGreaterThan(0);
+    expect(b.length).toBeGreaterThan(0);
+    expect(await db().label.count({ where: { projectId, kind: "label" } })).toBe(40);
+  });
+
+  it("returns an expired lease to the pool, and refuses the late label with 409", async () => {
+    const { projectId, annotators } = await digitsProject({ seedSize: 1 });
+    const [first] = (await nextTasks(annotators[0], projectId, 1)).tasks;
+    const [other] = (await nextTasks(annotators[1], projectId, 1)).tasks;
+    expect(other.overflow).toBe(true);
+    await db().lease.updateMany({ where: { taskId: first.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const again = (await nextTasks(annotators[1], projectId, 2)).tasks;
+    expect(again.map((t) => t.id).sort()).toEqual([first.id, other.id].sort());
+    await submitLabel(annotators[1], projectId, { taskId: first.id, kind: "label", classIndex: 1, idempotencyKey: "b-label-0001" });
+    await expect(submitLabel(annotators[0], projectId, { taskId: first.id, kind: "label", classIndex: 2, idempotencyKey: "a-late-00001" })).rejects.toThrow(/not leased to you/);
+  });
+
+  it("validates values against the project's mode and classes", async () => {
+    const { projectId, annotators } = await digitsProject();
+    const [task] = (await nextTasks(annotators[0], projectId, 1)).tasks;
+    await expect(submitLabel(annotators[0], projectId, { taskId: task.id, kind: "label", classIndex: 10, idempotencyKey: "bad-class-01" })).rejects.toThrow(/not a class of this project \(0\.\.9\)/);
+    await expect(submitLabel(annotators[0], projectId, { taskId: task.id, kind: "label", answer: "same", idempotencyKey: "bad-class-02" })).rejects.toThrow(/needs classIndex/);
+  });
+
+  it("lets skip and unsure leave the task unlabeled and outside the budget", async () => {
+    const { projectId, annotators } = await digitsProject({ seedSize: 2 });
+    const tasks = (await nextTasks(annotators[0], projectId, 2)).tasks;
+    await submitLabel(annotators[0], projectId, { taskId: tasks[0].id, kind: "skip", reason: "blurry", idempotencyKey: "skip-000001" });
+    const result = await submitLabel(annotators[0], projectId, { taskId: tasks[1].id, kind: "unsure", idempotencyKey: "unsure-00001" });
+    expect(result.progress).toEqual({ labels: 0, budget: 60 });
+  });
+
+  it("undoes the last label while no round used it, and reopens the task for the same annotator", async () => {
+    const { projectId, annotators } = await digitsProject({ seedSize: 3 });
+    const [task] = (await nextTasks(annotators[0], projectId, 1)).tasks;
+    await submitLabel(annotators[0], projectId, { taskId: task.id, kind: "label", classIndex: 4, idempotencyKey: "undo-me-0001" });
+    const undone = await undoLastLabel(annotators[0], projectId);
+    expect(undone.taskId).toBe(task.id);
+    expect((await nextTasks(annotators[0], projectId, 1)).tasks[0].id).toBe(task.id);
+    expect((await nextTasks(annotators[1], projectId, 3)).tasks.map((t) => t.id)).not.toContain(task.id);
+    const changes = await db().labelChange.findMany({ where: { label: { taskId: task.id } }, orderBy: { createdAt: "asc" } });
+    expect(changes.map((c) => [c.action, c.oldValue, c.newValue])).toEqual([
+      ["create", null, "4"],
+      ["withdraw", "4", null],
+    ]);
+  });
+
+  it("hands out no tasks while the project is paused", async () => {
+    const { projectId, annotators } = await digitsProject();
+    await db().project.update({ where: { id: projectId }, data: { paused: true } });
+    expect(await nextTasks(annotators[0], projectId, 1)).toMatchObject({ tasks: [], state: "paused" });
+  });
+});
+
+describe("rounds in the worker", () => {
+  // runOneJob takes the oldest job: start each case with an empty queue
+  beforeEach(async () => {
+    await db().job.deleteMany({});
+  });
+
+  it("queues a round when the seed batch is done, stores estimates, results and the next batch", async () => {
+    const { projectId, annotators, owner, truth } = await digitsProject();
+    await labelAll(annotators[0], projectId, truth, 20);
+    const job = await db().job.findFirstOrThrow({ where: { projectId, kind: "round" } });
+    expect(job).toMatchObject({ status: "queued", payload: { projectId, round: 0 } });
+
+    expect(await runOneJob("test-worker", { handlers: fastRoundHandlers })).toBe(true);
+    expect(await db().job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: "done", error: null });
+    const round = await db().round.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 0 } }, include: { estimates: true } });
+    expect(round).toMatchObject({ status: "done", nLabels: 20, seed: 7 });
+    expect(round.codeVersion).toMatch(/^0\.1\.0/);
+    const clusterings = await db().clustering.count({ where: { projectId } });
+    expect(round.estimates).toHaveLength(clusterings * METRIC_KEYS.length);
+    for (const e of round.estimates) {
+      expect(Number.isFinite(e.value)).toBe(true);
+      expect(e.lo!).toBeLessThanOrEqual(e.hi!);
+    }
+
+    const project = await db().project.findUniqueOrThrow({ where: { id: projectId } });
+    const results = await readNpy(projectFile(project, round.resultsFile!));
+    expect(results.shape).toEqual([1797, 2]);
+    const labeledTasks = await db().task.findMany({ where: { projectId, batch: { index: 0 } } });
+    for (const t of labeledTasks) expect(results.data[t.itemIndex * 2]).toBe(truth[t.itemIndex]);
+
+    const next = await db().batch.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 1 } }, include: { tasks: true } });
+    expect(next).toMatchObject({ size: 10, drawnByRoundIndex: 0 });
+    expect(next.tasks).toHaveLength(10);
+    for (const t of next.tasks) {
+      expect(t.design).toBe("top-score");
+      expect(labeledTasks.map((l) => l.itemIndex)).not.toContain(t.itemIndex);
+    }
+    // the seed labels are frozen now: undo is refused, the owner can still correct
+    await expect(undoLastLabel(annotators[0], projectId)).rejects.toThrow(/already used by round 0/);
+    const label = await db().label.findFirstOrThrow({ where: { projectId } });
+    const corrected = await correctLabel(owner, projectId, label.id, { classIndex: (label.classIndex! + 1) % 10 });
+    expect(corrected.label.classIndex).toBe((label.classIndex! + 1) % 10);
+  });
+
+  it("hands out overflow tasks while a round is queued; the round then acquires n minus the overflow", async () => {
+    const { projectId, annotators, truth } = await digitsProject();
+    await labelAll(annotators[0], projectId, truth, 20);
+    const overflow = (await nextTasks(annotators[1], projectId, 3)).tasks;
+    expect(overflow).toHaveLength(3);
+    expect(overflow.every((t) => t.overflow && t.batchIndex === 1)).toBe(true);
+    await runOneJob("test-worker", { handlers: fastRoundHandlers });
+    const batch = await db().batch.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 1 } }, include: { tasks: true } });
+    expect(batch.size).toBe(10);
+    expect(batch.tasks).toHaveLength(10);
+    expect(batch.tasks.filter((t) => t.overflow)).toHaveLength(3);
+    expect(new Set(batch.tasks.map((t) => t.itemIndex)).size).toBe(10);
+  });
+
+  it("survives a worker killed mid-round: on restart there is exactly one round and one next batch", async () => {
+    const { projectId, annotators, truth } = await digitsProject({ fixmatch: true, fixmatchSteps: 400 });
+    await labelAll(annotators[0], projectId, truth, 20);
+    const { spawn } = await import("node:child_process");
+    const worker = spawn(process.execPath, ["--import", "tsx", "bin/worker.ts"], { env: process.env, stdio: "ignore" });
+    // wait until the real worker has started the round (TF.js training), then SIGKILL it
+    for (let i = 0; i < 600 && !(await db().round.findFirst({ where: { projectId, status: "running" } })); i++) await new Promise((r) => setTimeout(r, 100));
+    worker.kill("SIGKILL");
+    await new Promise((r) => worker.once("exit", r));
+    expect(await db().round.findFirst({ where: { projectId, status: "running" } })).not.toBeNull();
+    // its lease runs out; another worker takes the job over
+    await db().job.updateMany({ where: { projectId }, data: { leaseUntil: new Date(Date.now() - 1) } });
+    await runOneJob("restarted", { handlers: fastRoundHandlers });
+    expect(await db().round.count({ where: { projectId } })).toBe(1);
+    expect(await db().round.findFirstOrThrow({ where: { projectId } })).toMatchObject({ status: "done", index: 0 });
+    expect(await db().batch.count({ where: { projectId, index: 1 } })).toBe(1);
+    expect(await db().task.count({ where: { projectId, batch: { index: 1 } } })).toBe(10);
+    expect(fs.existsSync(projectFile(await db().project.findUniqueOrThrow({ where: { id: projectId } }), "rounds/round-0.npy.tmp"))).toBe(false);
+  }, 120_000);
+
+  it("runs pairwise projects with uniform pairs until the pairwise engine", async () => {
+    const { projectId, annotators, truth } = await digitsProject({ mode: "pairwise", seedSize: 6, batchSize: 4 });
+    const done = await labelAll(annotators[0], projectId, truth, 6);
+    expect(done).toHaveLength(6);
+    const pairs = await db().task.findMany({ where: { projectId } });
+    expect(pairs.every((t) => t.itemIndexB !== null && t.itemIndex < t.itemIndexB)).toBe(true);
+    await runOneJob("w", { handlers: fastRoundHandlers });
+    expect(await db().task.count({ where: { projectId, batch: { index: 1 } } })).toBe(4);
+    expect(await db().estimate.count({ where: { round: { projectId } } })).toBe(0);
+  });
+});

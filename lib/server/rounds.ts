@@ -1,0 +1,287 @@
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { drawUniformPairs } from "@/lib/cereal/pair-designs";
+import type { Acquisition } from "@/lib/cereal/acquisition";
+import { DEFAULT_DESIGN } from "@/lib/cereal/acquire";
+import type { Draw } from "@/lib/cereal/designs";
+import { estimatorByName } from "@/lib/cereal/estimators";
+import type { CerealState, TestClustering } from "@/lib/cereal/problem";
+import { Random } from "@/lib/cereal/random";
+import { runRound, needsSurrogate, type RoundResult } from "@/lib/cereal/round";
+import type { SurrogateFactory } from "@/lib/cereal/surrogate";
+import { encodeNpy, readNpy } from "@/lib/data/npy";
+import { METRIC_KEYS } from "@/lib/metrics";
+import { createBatch, drawnKeys } from "./batches";
+import { codeVersion } from "./code-version";
+import { db, transaction } from "./db";
+import { majority } from "./labels";
+import { projectDir, projectFile } from "./project-files";
+import { maybeEnqueueRound } from "./round-queue";
+import { countedLabels } from "./tasks";
+import type { JobContext, JobHandler } from "./worker";
+
+/**
+ * A round in the worker (paper Algorithm 1 on the project's labels): claim the round (one Round
+ * row per index, marking the labels it uses so they can no longer be withdrawn), load the
+ * embeddings and clusterings, run lib/cereal's round with the TF.js surrogate, write per-item
+ * results to .npy, then store the estimates and the next batch in one transaction. A worker
+ * killed at any point leaves either no finished round (the job is claimed again and resumes on
+ * the same Round row) or exactly one finished round and one next batch.
+ */
+const payload = z.object({ projectId: z.string(), round: z.number().int().min(0) });
+
+export interface RoundJobDeps {
+  createSurrogate: SurrogateFactory;
+}
+
+export async function runRoundJob(ctx: JobContext, deps: RoundJobDeps) {
+  const { projectId, round } = payload.parse(ctx.job.payload);
+  const started = performance.now();
+  const project = await loadProject(projectId);
+  const existing = await db().round.findUnique({ where: { projectId_index: { projectId, index: round } } });
+  if (existing?.status === "done") return { round, skipped: "already done" };
+
+  const labelRows = await startRound(projectId, round, ctx.job.id, project, existing?.id ?? null);
+  const state = await loadState(project, round, labelRows);
+  const drawn = await drawnKeys(db(), projectId);
+  const nextBatch = await db().batch.findUnique({ where: { projectId_index: { projectId, index: round + 1 } }, include: { _count: { select: { tasks: true } } } });
+  const overflow = nextBatch?._count.tasks ?? 0;
+  const room = Math.max(0, project.budget - drawn.count);
+  const batch = (await countedLabels(db(), projectId)) >= project.budget ? 0 : Math.max(0, Math.min(project.batchSize, room) - overflow);
+
+  if (project.mode === "pairwise") return finishPairwiseRound(project, round, batch, overflow, started, labelRows.length);
+
+  const acquisition = project.acquisition as Acquisition;
+  const estimator = estimatorByName(project.estimator);
+  const options = {
+    acquisition,
+    estimator,
+    fixmatch: project.fixmatch,
+    steps: project.fixmatchSteps,
+    batch,
+    seed: project.seed,
+    exclude: Int32Array.from(drawn.rows),
+    onProgress: ({ step, total }: { step: number; total: number }) => {
+      if (step % 16 === 0 || step === total) void ctx.progress({ phase: "training", step, total });
+    },
+  };
+  const surrogate = needsSurrogate(options) ? await deps.createSurrogate(state.problem.embeddings, Math.max(2, project.classes.length)) : null;
+  let result: RoundResult;
+  try {
+    result = await runRound(state, surrogate, options);
+  } finally {
+    surrogate?.dispose();
+  }
+  if (ctx.signal.aborted) throw new Error("The round was cancelled.");
+  await ctx.progress({ phase: "writing" });
+  const writeStarted = performance.now();
+  const files = await writeResults(project, round, state, result);
+  await finishRound(project, round, result, files, overflow, started, writeStarted);
+  await maybeEnqueueRound(projectId);
+  return { round, nLabels: result.nLabels, next: result.next.length };
+}
+
+type LoadedProject = Awaited<ReturnType<typeof loadProject>>;
+const loadProject = (id: string) => db().project.findUniqueOrThrow({ where: { id }, include: { classes: true, clusterings: { orderBy: { name: "asc" } } } });
+
+interface LabelRow {
+  itemIndex: number;
+  classIndex: number;
+  draw: Draw;
+}
+
+/** Creates (or takes over) the Round row and freezes the labels it will use. */
+async function startRound(projectId: string, round: number, jobId: string, project: LoadedProject, roundId: string | null): Promise<LabelRow[]> {
+  return transaction(async (tx) => {
+    const tasks = await tx.task.findMany({
+      where: { projectId, done: true },
+      include: { labels: { where: { withdrawn: false } }, batch: { select: { index: true } } },
+      orderBy: { drawOrder: "asc" },
+    });
+    const rows: LabelRow[] = [];
+    for (const task of tasks) {
+      const value = task.resolvedClassIndex !== null ? String(task.resolvedClassIndex) : majority(task.labels);
+      if (value === null || project.mode === "pairwise") continue;
+      rows.push({
+        itemIndex: task.itemIndex,
+        classIndex: Number(value),
+        draw: { row: task.itemIndex, design: task.design as Draw["design"], score: task.score, q: task.q, order: task.drawOrder, round: task.batch.index },
+      });
+    }
+    await tx.label.updateMany({ where: { projectId, withdrawn: false, usedByRound: null, task: { done: true } }, data: { usedByRound: round } });
+    const data = {
+      nLabels: rows.length,
+      status: "running",
+      jobId,
+      config: roundConfig(project),
+      seed: project.seed,
+      codeVersion: codeVersion(),
+    };
+    if (roundId) await tx.round.update({ where: { id: roundId }, data });
+    else await tx.round.create({ data: { projectId, index: round, ...data } });
+    return rows;
+  });
+}
+
+function roundConfig(project: LoadedProject) {
+  return {
+    mode: project.mode,
+    acquisition: project.acquisition,
+    design: DEFAULT_DESIGN[project.acquisition as Acquisition] ?? "uniform",
+    estimator: project.estimator,
+    fixmatch: project.fixmatch,
+    fixmatchSteps: project.fixmatchSteps,
+    seedSize: project.seedSize,
+    batchSize: project.batchSize,
+    budget: project.budget,
+    overlap: project.overlap,
+  };
+}
+
+async function loadState(project: LoadedProject, round: number, labels: LabelRow[]): Promise<CerealState> {
+  const dir = projectDir(project);
+  const manifest = JSON.parse(await readFile(path.join(dir, "manifest.json"), "utf8")) as { embeddings?: string };
+  const embeddings = await readNpy(projectFile(project, manifest.embeddings ?? "embeddings.npy"));
+  const clusterings: TestClustering[] = [];
+  for (const c of project.clusterings) {
+    const assignments = (await readNpy(projectFile(project, c.file))).data as Int32Array;
+    const soft = c.softFile ? ((await readNpy(projectFile(project, c.softFile))).data as Float32Array) : undefined;
+    clusterings.push({ name: c.name, assignments, k: c.k, soft });
+  }
+  return {
+    problem: { embeddings: { data: embeddings.data as Float32Array, n: project.n, d: project.d }, numClasses: Math.max(2, project.classes.length), clusterings },
+    labeled: { rows: Int32Array.from(labels, (l) => l.itemIndex), labels: Int32Array.from(labels, (l) => l.classIndex) },
+    draws: labels.map((l) => l.draw),
+    round,
+  };
+}
+
+/** Per-item results: [N x 2] float32 (class: label or pseudo-label, -1 if none; confidence) and the pool's scores [N]. */
+async function writeResults(project: LoadedProject, round: number, state: CerealState, result: RoundResult) {
+  const n = project.n;
+  const perItem = new Float32Array(n * 2).fill(-1);
+  state.labeled.rows.forEach((row, i) => {
+    perItem[row * 2] = state.labeled.labels[i];
+    perItem[row * 2 + 1] = 1;
+  });
+  if (result.proba && result.pseudoLabels) {
+    const C = state.problem.numClasses;
+    result.unlabeled.forEach((row, i) => {
+      perItem[row * 2] = result.pseudoLabels![i];
+      let max = 0;
+      for (let y = 0; y < C; y++) max = Math.max(max, result.proba![i * C + y]);
+      perItem[row * 2 + 1] = max;
+    });
+  }
+  const scores = new Float32Array(n).fill(Number.NaN);
+  if (result.poolScores) result.poolScores.rows.forEach((row, i) => (scores[row] = result.poolScores!.scores[i]));
+  const dir = path.join(projectDir(project), "rounds");
+  await mkdir(dir, { recursive: true });
+  const resultsFile = `rounds/round-${round}.npy`;
+  const scoresFile = `rounds/round-${round}-scores.npy`;
+  // Written under a temporary name and renamed: a killed worker never leaves half a file.
+  for (const [file, data, shape] of [
+    [resultsFile, perItem, [n, 2]],
+    [scoresFile, scores, [n]],
+  ] as const) {
+    const full = projectFile(project, file);
+    await writeFile(`${full}.tmp`, encodeNpy(data, shape));
+    await rename(`${full}.tmp`, full);
+  }
+  return { resultsFile, scoresFile };
+}
+
+async function finishRound(
+  project: LoadedProject,
+  round: number,
+  result: RoundResult,
+  files: { resultsFile: string; scoresFile: string },
+  overflow: number,
+  started: number,
+  writeStarted: number,
+) {
+  const byName = new Map(project.clusterings.map((c) => [c.name, c.id]));
+  await transaction(async (tx) => {
+    const row = await tx.round.findUniqueOrThrow({ where: { projectId_index: { projectId: project.id, index: round } } });
+    if (row.status === "done") return;
+    await tx.estimate.deleteMany({ where: { roundId: row.id } });
+    await tx.estimate.createMany({
+      data: Object.entries(result.estimate).flatMap(([name, values]) =>
+        METRIC_KEYS.map((metric) => ({
+          roundId: row.id,
+          clusteringId: byName.get(name)!,
+          metric,
+          value: values[metric],
+          lo: result.intervals?.interval[name]?.[metric]?.[0] ?? null,
+          hi: result.intervals?.interval[name]?.[metric]?.[1] ?? null,
+          pBest: result.intervals?.pBest[metric]?.[name] ?? null,
+        })),
+      ),
+    });
+    if (result.next.length) {
+      const maxOrder = await tx.task.aggregate({ where: { projectId: project.id }, _max: { drawOrder: true } });
+      await createBatch(
+        tx,
+        project.id,
+        round + 1,
+        round,
+        overflow + result.next.length,
+        result.next.map((d) => ({ row: d.row, rowB: null, score: d.score, q: d.q })),
+        result.next[0].design,
+        (maxOrder._max.drawOrder ?? -1) + 1,
+        false,
+      );
+    }
+    await tx.round.update({
+      where: { id: row.id },
+      data: {
+        status: "done",
+        nLabels: result.nLabels,
+        backend: result.fit?.backend ?? null,
+        maskRate: result.fit?.maskRate ?? null,
+        trainSeconds: result.fit?.trainSeconds ?? null,
+        roundSeconds: (performance.now() - started) / 1000,
+        writeSeconds: (performance.now() - writeStarted) / 1000,
+        resultsFile: files.resultsFile,
+        scoresFile: files.scoresFile,
+        finishedAt: new Date(),
+        error: null,
+      },
+    });
+  });
+}
+
+/** Pairwise projects until the pairwise engine: the round only draws the next uniform pairs. */
+async function finishPairwiseRound(project: LoadedProject, round: number, batch: number, overflow: number, started: number, nLabels: number) {
+  await transaction(async (tx) => {
+    const row = await tx.round.findUniqueOrThrow({ where: { projectId_index: { projectId: project.id, index: round } } });
+    if (row.status === "done") return;
+    if (batch > 0) {
+      const drawn = await drawnKeys(tx, project.id);
+      const draws = drawUniformPairs(project.n, batch, Random.from(project.seed, "pairs", round + 1), drawn.pairs);
+      const maxOrder = await tx.task.aggregate({ where: { projectId: project.id }, _max: { drawOrder: true } });
+      await createBatch(tx, project.id, round + 1, round, overflow + draws.length, draws, "uniform", (maxOrder._max.drawOrder ?? -1) + 1, false);
+    }
+    await tx.round.update({ where: { id: row.id }, data: { status: "done", nLabels, roundSeconds: (performance.now() - started) / 1000, finishedAt: new Date() } });
+  });
+  await maybeEnqueueRound(project.id);
+  return { round, pairwise: true };
+}
+
+/** The worker's handler for round jobs, over a surrogate factory (TF.js in the app, fakes in tests). */
+export function roundJobHandler(createSurrogate: SurrogateFactory): JobHandler {
+  return async (ctx) => {
+    try {
+      return await runRoundJob(ctx, { createSurrogate });
+    } catch (error) {
+      // The last attempt failed: the Round row shows the error too (the job keeps it, retryable).
+      if (ctx.job.attempts >= ctx.job.maxAttempts) {
+        const { projectId, round } = payload.parse(ctx.job.payload);
+        const message = error instanceof Error ? error.message : String(error);
+        await db().round.updateMany({ where: { projectId, index: round, status: { not: "done" } }, data: { status: "failed", error: message } });
+      }
+      throw error;
+    }
+  };
+}
