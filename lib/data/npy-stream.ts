@@ -19,6 +19,9 @@ export async function readNpyFileHeader(path: string, source = path): Promise<Np
     const probe = new Uint8Array(Math.min(size, HEADER_PROBE_BYTES));
     await file.read(probe, 0, probe.length, 0);
     const header = parseNpyHeader(probe, source);
+    // chunks are whole rows, which only C order stores contiguously
+    if (header.fortranOrder && header.shape.length > 1)
+      throw new NpyFormatError(`${source}: Fortran-ordered array: save a C-ordered copy, e.g. np.ascontiguousarray(arr)`);
     const expected = header.shape.reduce((a, b) => a * b, 1) * 4;
     if (size - header.dataStart !== expected)
       throw new NpyFormatError(`${source}: shape (${header.shape.join(", ")}) needs ${expected} data bytes, the file has ${size - header.dataStart}`);

@@ -1,7 +1,9 @@
 /**
  * numpy .npy files (format versions 1.0, 2.0 and 3.0) for the bundle interchange format:
- * little-endian float32 or int32, C order. Anything else is refused with a message that says how
- * to convert it in numpy, rather than silently reinterpreted.
+ * little-endian float32 or int32, C order. Fortran-ordered arrays (numpy writes them for a
+ * transposed array, e.g. the output of some sklearn transformers) are transposed into C order on a
+ * whole-file read; anything else is refused with a message that says how to convert it in numpy,
+ * rather than silently reinterpreted.
  */
 import { readFile, writeFile } from "node:fs/promises";
 
@@ -58,12 +60,14 @@ export interface NpyHeader {
   readonly shape: readonly number[];
   /** byte offset of the first value */
   readonly dataStart: number;
+  /** values stored column-major (numpy's fortran_order); only whole-file reads accept it */
+  readonly fortranOrder: boolean;
 }
 
 /**
  * Decodes the magic string and header at the start of a .npy file; `bytes` may be just the
  * file's first bytes (a header never exceeds a few KiB in practice). Throws on anything but
- * C-ordered little-endian float32/int32.
+ * little-endian float32/int32; reports fortran_order for the caller to transpose or refuse.
  */
 export function parseNpyHeader(bytes: Uint8Array, source = "array"): NpyHeader {
   if (bytes.length < 10 || MAGIC.some((m, i) => bytes[i] !== m)) fail(source, "not a .npy file (magic string missing)");
@@ -87,13 +91,39 @@ export function parseNpyHeader(bytes: Uint8Array, source = "array"): NpyHeader {
   const { descr, fortranOrder, shape } = parseHeader(headerText, source);
   const dtype = DESCR[descr];
   if (!dtype) fail(source, dtypeAdvice(descr));
-  if (fortranOrder) fail(source, "Fortran-ordered array: save a C-ordered copy, e.g. np.ascontiguousarray(arr)");
-  return { dtype, shape, dataStart };
+  return { dtype, shape, dataStart, fortranOrder };
 }
 
-/** Decodes a whole .npy file held in memory. `source` names it in error messages. */
+/**
+ * Column-major values of `shape` rewritten row-major: element (i_0, ..., i_{m-1}) sits at
+ * sum_j i_j * prod_{l<j} shape_l in Fortran order and at sum_j i_j * prod_{l>j} shape_l in C order.
+ */
+function fortranToC<T extends Float32Array | Int32Array>(values: T, shape: readonly number[]): T {
+  if (shape.length < 2) return values;
+  const out = new (values.constructor as new (n: number) => T)(values.length);
+  const m = shape.length;
+  const cStride = new Array<number>(m);
+  cStride[m - 1] = 1;
+  for (let j = m - 2; j >= 0; j--) cStride[j] = cStride[j + 1] * shape[j + 1];
+  const index = new Array<number>(m).fill(0);
+  // walk the Fortran order (first index fastest), keeping the C offset in step
+  let c = 0;
+  for (let f = 0; f < values.length; f++) {
+    out[c] = values[f];
+    for (let j = 0; j < m; j++) {
+      index[j]++;
+      c += cStride[j];
+      if (index[j] < shape[j]) break;
+      c -= cStride[j] * shape[j];
+      index[j] = 0;
+    }
+  }
+  return out;
+}
+
+/** Decodes a whole .npy file held in memory (Fortran order transposed into C order). `source` names it in error messages. */
 export function parseNpy(bytes: Uint8Array, source = "array"): NpyArray {
-  const { dtype, shape, dataStart } = parseNpyHeader(bytes, source);
+  const { dtype, shape, dataStart, fortranOrder } = parseNpyHeader(bytes, source);
   const count = shape.reduce((a, b) => a * b, 1);
   const byteLength = count * 4;
   if (bytes.length - dataStart !== byteLength)
@@ -103,7 +133,8 @@ export function parseNpy(bytes: Uint8Array, source = "array"): NpyArray {
   const payload = new Uint8Array(byteLength);
   payload.set(bytes.subarray(dataStart, dataStart + byteLength));
   if (!littleEndianHost()) fail(source, "this host is big-endian; .npy reading assumes a little-endian host");
-  const data = dtype === "float32" ? new Float32Array(payload.buffer) : new Int32Array(payload.buffer);
+  const raw = dtype === "float32" ? new Float32Array(payload.buffer) : new Int32Array(payload.buffer);
+  const data = fortranOrder ? fortranToC(raw, shape) : raw;
   return { dtype, shape, data };
 }
 
