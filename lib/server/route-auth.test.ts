@@ -6,7 +6,11 @@ import { requestAs, routeContext } from "./test-requests";
 
 /** Every route handler under app/ goes through route(); all but next-auth's answer 401 without a session. */
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-const PUBLIC_ROUTES = new Set(["api/auth/[...nextauth]"]);
+const PUBLIC_ROUTES = new Set([
+  "api/auth/[...nextauth]",
+  // invite links: the invitee may have no account yet; the 256-bit token is the authorization
+  "api/invites/[token]",
+]);
 
 function routeFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

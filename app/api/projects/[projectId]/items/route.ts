@@ -1,0 +1,7 @@
+import { listItems, listItemsQuery } from "@/lib/server/items";
+import { route } from "@/lib/server/route";
+
+/** ?after=INDEX&limit=100: one page of items in index order, and the cursor of the next. */
+export const GET = route<{ projectId: string }>("user", async ({ user, params, request }) =>
+  listItems(user, params.projectId, listItemsQuery.parse(Object.fromEntries(new URL(request.url).searchParams))),
+);

@@ -1,0 +1,10 @@
+import { getProjectSettings, projectSettingsInput, updateProjectSettings } from "@/lib/server/project-settings";
+import { jsonBody, route } from "@/lib/server/route";
+
+type Params = { projectId: string };
+
+export const GET = route<Params>("user", async ({ user, params }) => ({ settings: await getProjectSettings(user, params.projectId) }));
+
+export const PATCH = route<Params>("user", async ({ user, params, request }) => ({
+  settings: await updateProjectSettings(user, params.projectId, await jsonBody(request, projectSettingsInput)),
+}));
