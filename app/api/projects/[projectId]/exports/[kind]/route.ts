@@ -1,0 +1,20 @@
+import { exportConfig, exportEstimates, exportFormat, exportItems, exportLabels } from "@/lib/server/exports";
+import { notFound } from "@/lib/server/errors";
+import { route } from "@/lib/server/route";
+
+/** GET /api/projects/:id/exports/labels|items?format=csv|jsonl|parquet, /exports/estimates, /exports/config */
+export const GET = route<{ projectId: string; kind: string }>("user", async ({ user, params, request }) => {
+  const { format } = exportFormat.parse(Object.fromEntries(new URL(request.url).searchParams));
+  switch (params.kind) {
+    case "labels":
+      return exportLabels(user, params.projectId, format);
+    case "items":
+      return exportItems(user, params.projectId, format);
+    case "estimates":
+      return exportEstimates(user, params.projectId);
+    case "config":
+      return exportConfig(user, params.projectId);
+    default:
+      throw notFound("Exports are labels, items, estimates and config.");
+  }
+});
