@@ -1,0 +1,6 @@
+import { addClass, addClassInput } from "@/lib/server/classes";
+import { jsonBody, route } from "@/lib/server/route";
+
+export const POST = route<{ projectId: string }>("user", async ({ user, params, request }) =>
+  addClass(user, params.projectId, await jsonBody(request, addClassInput)),
+);
