@@ -81,9 +81,9 @@ export async function failJob(job: Job, owner: string, error: unknown) {
   });
 }
 
-/** Puts a failed job back in the queue with a fresh attempt budget. */
+/** Puts a failed or cancelled job back in the queue with a fresh attempt budget. */
 export async function retryJob(jobId: string) {
-  return db().job.updateMany({ where: { id: jobId, status: "failed" }, data: { status: "queued", attempts: 0, runAfter: new Date(), error: null, finishedAt: null } });
+  return db().job.updateMany({ where: { id: jobId, status: { in: ["failed", "cancelled"] } }, data: { status: "queued", attempts: 0, runAfter: new Date(), error: null, finishedAt: null } });
 }
 
 export async function cancelJob(jobId: string) {

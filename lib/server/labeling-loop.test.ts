@@ -7,6 +7,7 @@ import { db } from "./db";
 import { digitsProject, fastRoundHandlers, labelAll } from "./labeling-test-fixture";
 import { correctLabel, submitLabel, undoLastLabel } from "./labels";
 import { projectFile } from "./project-files";
+import { cancelRound, listRounds, retryRound } from "./round-history";
 import { nextTasks } from "./tasks";
 import { requestAs, routeContext } from "./test-requests";
 import { runOneJob } from "./worker";
@@ -176,5 +177,39 @@ describe("rounds in the worker", () => {
     await runOneJob("w", { handlers: fastRoundHandlers });
     expect(await db().task.count({ where: { projectId, batch: { index: 1 } } })).toBe(4);
     expect(await db().estimate.count({ where: { round: { projectId } } })).toBe(0);
+  });
+});
+
+describe("round control", () => {
+  beforeEach(async () => {
+    await db().job.deleteMany({});
+  });
+
+  it("keeps a failed round with its error, retries it, and cancels a queued one", async () => {
+    const { projectId, annotators, owner, truth } = await digitsProject();
+    await labelAll(annotators[0], projectId, truth, 20);
+    const failing = { round: async () => Promise.reject(new Error("embeddings.npy is unreadable")) };
+    await db().job.updateMany({ where: { projectId }, data: { maxAttempts: 1 } });
+    await runOneJob("w", { handlers: failing });
+    const history = await listRounds(owner, projectId);
+    expect(history.queued).toEqual([]);
+    const job = await db().job.findFirstOrThrow({ where: { projectId } });
+    expect(job).toMatchObject({ status: "failed", error: "embeddings.npy is unreadable" });
+    await expect(listRounds(annotators[0], projectId)).resolves.toMatchObject({ rounds: [] });
+    await expect(retryRound(annotators[0], projectId, 0)).rejects.toThrow(/owner/);
+
+    expect(await retryRound(owner, projectId, 0)).toEqual({ index: 0, status: "queued" });
+    expect(await cancelRound(owner, projectId, 0)).toEqual({ index: 0, status: "cancelled" });
+    expect(await runOneJob("w", { handlers: fastRoundHandlers })).toBe(false);
+    await retryRound(owner, projectId, 0);
+    await runOneJob("w", { handlers: fastRoundHandlers });
+    const after = await listRounds(owner, projectId);
+    expect(after.rounds).toHaveLength(1);
+    expect(after.rounds[0]).toMatchObject({ index: 0, status: "done", nLabels: 20 });
+    expect(after.rounds[0].estimates!.length).toBeGreaterThan(0);
+    // annotators see no estimates unless the owner allows it
+    expect((await listRounds(annotators[0], projectId)).rounds[0].estimates).toBeNull();
+    await db().project.update({ where: { id: projectId }, data: { annotatorsSeeEstimates: true } });
+    expect((await listRounds(annotators[0], projectId)).rounds[0].estimates!.length).toBe(after.rounds[0].estimates!.length);
   });
 });

@@ -27,20 +27,13 @@ export async function maybeEnqueueRound(projectId: string): Promise<boolean> {
   const round = await nextRoundIndex(projectId);
   const busy = await db().job.count({ where: { projectId, kind: ROUND_JOB, status: { in: ["queued", "running"] } } });
   if (busy > 0 || !(await batchComplete(projectId, round))) return false;
-  const key = roundJobKey(projectId, round);
-  const existing = await db().job.findUnique({ where: { dedupeKey: key } });
-  if (existing) {
-    // A cancelled round (its batch was reopened by an undo) is queued again once complete.
-    if (existing.status !== "cancelled") return false;
-    await db().job.update({ where: { id: existing.id }, data: { status: "queued", attempts: 0, error: null, runAfter: new Date(), finishedAt: null } });
-    return true;
-  }
-  return (await enqueueUniqueJob(key, ROUND_JOB, { projectId, round }, { projectId })) !== null;
+  // A round the owner cancelled keeps its job (status cancelled) until the owner retries it.
+  return (await enqueueUniqueJob(roundJobKey(projectId, round), ROUND_JOB, { projectId, round }, { projectId })) !== null;
 }
 
-/** An undo reopened a batch: a round queued for it (not yet started) is cancelled. */
+/** An undo reopened a batch: a round queued for it (not yet started) is withdrawn; it is queued again when the batch completes. */
 export async function cancelQueuedRound(projectId: string) {
   const round = await nextRoundIndex(projectId);
   if (await batchComplete(projectId, round)) return;
-  await db().job.updateMany({ where: { dedupeKey: roundJobKey(projectId, round), status: "queued" }, data: { status: "cancelled", finishedAt: new Date() } });
+  await db().job.deleteMany({ where: { dedupeKey: roundJobKey(projectId, round), status: "queued" } });
 }
