@@ -75,6 +75,8 @@ export async function trainSupervised(
         }
         step += 1;
         options.onStep?.(step, total);
+        // let the event loop deliver progress and other work between chunks of steps
+        if (step % 32 === 0) await new Promise((resolve) => setImmediate(resolve));
       }
     }
   } finally {
