@@ -95,11 +95,23 @@ async function settleTask(tx: Tx, taskId: string, overlap: number) {
   await tx.task.update({ where: { id: taskId }, data: { done: answers >= overlap } });
 }
 
+/**
+ * `taskId` names the task the client means to undo, which makes a retried undo safe: when that
+ * task's answer is already withdrawn (the first try went through but its response was lost),
+ * nothing more is undone and the answer says so (duplicate).
+ */
+export const undoLabelInput = z.object({ taskId: z.string().min(1).optional() });
+
 /** Withdraws the user's last answer while no round has used it, and leases its task back to them. */
-export async function undoLastLabel(user: SessionUser, projectId: string) {
+export async function undoLastLabel(user: SessionUser, projectId: string, input: z.infer<typeof undoLabelInput> = {}) {
   await requireProjectRole(user, projectId);
   const undone = await transaction(async (tx) => {
     const last = await tx.label.findFirst({ where: { projectId, userId: user.id, withdrawn: false }, orderBy: { createdAt: "desc" } });
+    if (input.taskId && last?.taskId !== input.taskId) {
+      const mine = await tx.label.findFirst({ where: { projectId, taskId: input.taskId, userId: user.id }, orderBy: { createdAt: "desc" } });
+      if (mine?.withdrawn) return { label: mine, duplicate: true };
+      throw conflict(mine ? "This item's answer is no longer your last one; only your last answer can be undone." : "You have no answer on this item to undo.");
+    }
     if (!last) throw conflict("There is no label of yours to undo.");
     if (last.usedByRound !== null) throw conflict(`Your last label was already used by round ${last.usedByRound}; ask the project's owner to correct it.`);
     await tx.label.update({ where: { id: last.id }, data: { withdrawn: true } });
@@ -111,10 +123,10 @@ export async function undoLastLabel(user: SessionUser, projectId: string) {
       create: { taskId: last.taskId, userId: user.id, expiresAt },
       update: { expiresAt },
     });
-    return last;
+    return { label: last, duplicate: false };
   });
-  await cancelQueuedRound(projectId);
-  return { taskId: undone.taskId, label: publicLabel({ ...undone, withdrawn: true }), progress: await progress(projectId) };
+  if (!undone.duplicate) await cancelQueuedRound(projectId);
+  return { taskId: undone.label.taskId, label: publicLabel({ ...undone.label, withdrawn: true }), duplicate: undone.duplicate, progress: await progress(projectId) };
 }
 
 /** The owner sets a label's value; the next round uses it. */

@@ -1,0 +1,7 @@
+import { releaseLeases, releaseLeasesInput } from "@/lib/server/leases";
+import { jsonBody, route } from "@/lib/server/route";
+
+// The workspace calls this with navigator.sendBeacon when the annotator leaves the page.
+export const POST = route<{ projectId: string }>("user", async ({ user, params, request }) =>
+  releaseLeases(user, params.projectId, await jsonBody(request, releaseLeasesInput)),
+);
