@@ -1,0 +1,35 @@
+import { stopDecision, type HistoryPoint, type StopDecision } from "@/lib/cereal/stopRule";
+import { db } from "./db";
+import { requireProjectRole } from "./project-access";
+import type { SessionUser } from "./session";
+
+/**
+ * The stop rule (lib/cereal/stopRule.ts) applied to each clustering's estimate history, per metric:
+ * converged or not, and the labels still needed by the fitted width power law. Rounds without an
+ * interval are left out, since the rule reads widths.
+ */
+export async function stopRuleStatus(user: SessionUser, projectId: string) {
+  await requireProjectRole(user, projectId, "OWNER");
+  const rounds = await db().round.findMany({
+    where: { projectId, status: "done" },
+    orderBy: { index: "asc" },
+    select: { nLabels: true, estimates: { select: { metric: true, value: true, lo: true, hi: true, clustering: { select: { name: true } } } } },
+  });
+  const histories = new Map<string, Map<string, HistoryPoint[]>>();
+  for (const round of rounds) {
+    for (const e of round.estimates) {
+      if (e.lo === null || e.hi === null) continue;
+      let byMetric = histories.get(e.clustering.name);
+      if (!byMetric) histories.set(e.clustering.name, (byMetric = new Map()));
+      const list = byMetric.get(e.metric) ?? [];
+      list.push({ nLabels: round.nLabels, estimate: e.value, interval: [e.lo, e.hi] });
+      byMetric.set(e.metric, list);
+    }
+  }
+  const status: Record<string, Record<string, StopDecision & { rounds: number }>> = {};
+  for (const [clustering, byMetric] of histories) {
+    status[clustering] = {};
+    for (const [metric, history] of byMetric) status[clustering][metric] = { ...stopDecision(history), rounds: history.length };
+  }
+  return { status };
+}

@@ -1,0 +1,37 @@
+import { readFile } from "node:fs/promises";
+import { readNpy } from "@/lib/data/npy";
+import { contingency, metricsFromTable, type MetricValues } from "@/lib/metrics";
+import { db } from "./db";
+import { requireProjectRole } from "./project-access";
+import { projectDir, projectFile } from "./project-files";
+import type { SessionUser } from "./session";
+
+/**
+ * Every metric key of each clustering against the bundle's reference labels (labels.npy): the
+ * dashed "true value" line. Owner-only (ARCHITECTURE.md). Neither the labels nor the clusterings
+ * change after import, so the values are computed once per project and clustering set and kept
+ * in memory (a 1M-item table costs about a second).
+ */
+const cache = new Map<string, { key: string; values: Record<string, MetricValues> }>();
+
+export async function projectTrueMetrics(user: SessionUser, projectId: string) {
+  await requireProjectRole(user, projectId, "OWNER");
+  const project = await db().project.findUniqueOrThrow({
+    where: { id: projectId },
+    select: { dataPath: true, hasReferenceLabels: true, clusterings: { orderBy: { name: "asc" }, select: { id: true, name: true, file: true } } },
+  });
+  if (!project.hasReferenceLabels) return { available: false, metrics: {} as Record<string, MetricValues> };
+  const key = project.clusterings.map((c) => c.id).join(",");
+  const hit = cache.get(projectId);
+  if (hit?.key === key) return { available: true, metrics: hit.values };
+
+  const manifest = JSON.parse(await readFile(`${projectDir(project)}/manifest.json`, "utf8")) as { labels?: string };
+  const truth = (await readNpy(projectFile(project, manifest.labels ?? "labels.npy"))).data as Int32Array;
+  const values: Record<string, MetricValues> = {};
+  for (const c of project.clusterings) {
+    const assignments = (await readNpy(projectFile(project, c.file))).data as Int32Array;
+    values[c.name] = metricsFromTable(contingency(truth, assignments));
+  }
+  cache.set(projectId, { key, values });
+  return { available: true, metrics: values };
+}
