@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { forbidden, notFound } from "next/navigation";
 import { AppError } from "@/lib/server/errors";
 import { requirePageUser } from "@/lib/server/page-session";
@@ -16,10 +17,28 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
   });
   return (
     <div className="space-y-8">
-      <div>
-        <p className="text-sm text-slate-500">Project</p>
-        <h1 className="text-2xl font-semibold tracking-tight">{project.name}</h1>
-        <p className="mt-1 max-w-3xl text-sm text-slate-600">{project.description}</p>
+      <div className="flex items-start justify-between gap-4">
+        <div>
+          <p className="text-sm text-slate-500">Project</p>
+          <h1 className="text-2xl font-semibold tracking-tight">{project.name}</h1>
+          <p className="mt-1 max-w-3xl text-sm text-slate-600">{project.description}</p>
+          <Link
+            href={`/projects/${project.id}/label`}
+            className="mt-4 inline-flex items-center gap-2 rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500"
+          >
+            Start labeling <span aria-hidden>→</span>
+          </Link>
+        </div>
+        {project.role === "OWNER" && (
+          <nav className="flex shrink-0 gap-2 text-sm" aria-label="Project administration">
+            <Link href={`/projects/${project.id}/members`} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-50">
+              Members
+            </Link>
+            <Link href={`/projects/${project.id}/settings`} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-50">
+              Settings
+            </Link>
+          </nav>
+        )}
       </div>
       <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
         {[

@@ -1,0 +1,36 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ACQUISITIONS } from "@/lib/cereal/acquisition";
+import { requirePageUser } from "@/lib/server/page-session";
+import { getProjectSettings } from "@/lib/server/project-settings";
+import { pageError } from "../page-error";
+import { AddClusteringForm, DeleteProject, SettingsForm } from "./settings-forms";
+
+export const metadata: Metadata = { title: "Project settings" };
+
+export default async function ProjectSettingsPage({ params }: { params: Promise<{ projectId: string }> }) {
+  const { projectId } = await params;
+  const user = await requirePageUser(`/projects/${projectId}/settings`);
+  const settings = await getProjectSettings(user, projectId).catch(pageError);
+  return (
+    <div className="space-y-8">
+      <div>
+        <Link href={`/projects/${projectId}`} className="text-sm text-slate-500 hover:text-slate-700">
+          ← {settings.name}
+        </Link>
+        <h1 className="mt-1 text-2xl font-semibold tracking-tight">Settings</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          {settings.labels > 0
+            ? `${settings.labels} labels given: the annotation mode and the class names are fixed now; descriptions and everything else can change.`
+            : "No labels yet: every setting can change."}{" "}
+          <Link href={`/projects/${projectId}/members`} className="text-indigo-600 hover:text-indigo-500">
+            Members and invites →
+          </Link>
+        </p>
+      </div>
+      <SettingsForm projectId={projectId} initial={settings} acquisitions={[...ACQUISITIONS]} />
+      <AddClusteringForm projectId={projectId} />
+      <DeleteProject projectId={projectId} name={settings.name} />
+    </div>
+  );
+}
