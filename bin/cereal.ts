@@ -4,6 +4,7 @@
  *   table     a grid of simulations (e.g. the paper's ablation) run as a resumable job that
  *             appends one JSON line per finished run; prints a markdown AEC table
  *   import, add-clustering   a bundle into a new project, a clustering into a project (bin/project-commands.ts)
+ *   ace, cluster   label-free evaluation across embedding spaces, candidate clusterings (bin/label-free-commands.ts)
  * It only composes lib/data (the bundle), lib/cereal (the loop) and models/ (the TF.js surrogate).
  */
 import { spawn } from "node:child_process";
@@ -24,6 +25,7 @@ import { simulate, type RoundRecord, type SimulationResult } from "@/lib/cereal/
 import type { SurrogateFactory } from "@/lib/cereal/surrogate";
 import { loadBundle } from "@/lib/data/bundle";
 import { CommandError, PROJECT_USAGE, runAddClustering, runImport } from "./project-commands";
+import { LABEL_FREE_USAGE, runAce, runCluster } from "./label-free-commands";
 
 const SCRIPT = fileURLToPath(import.meta.url);
 
@@ -38,7 +40,8 @@ const USAGE = `usage:
   cereal table    --bundle DIR --clustering NAME --grid paper [--seeds 3] [--budget 1000] [--batch 50]
                   [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
                   [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach]
-${PROJECT_USAGE}`;
+${PROJECT_USAGE}
+${LABEL_FREE_USAGE}`;
 
 // ---------- shared option parsing ----------
 
@@ -323,6 +326,8 @@ async function main(argv: string[]): Promise<void> {
   if (command === "table") return runTable(rest);
   if (command === "import") return void (await runImport(rest));
   if (command === "add-clustering") return void (await runAddClustering(rest));
+  if (command === "ace") return runAce(rest);
+  if (command === "cluster") return runCluster(rest);
   if (command === undefined || command === "help" || command === "--help") {
     process.stdout.write(USAGE + "\n");
     return;
