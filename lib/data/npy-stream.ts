@@ -19,9 +19,8 @@ export async function readNpyFileHeader(path: string, source = path): Promise<Np
     const probe = new Uint8Array(Math.min(size, HEADER_PROBE_BYTES));
     await file.read(probe, 0, probe.length, 0);
     const header = parseNpyHeader(probe, source);
-    // chunks are whole rows, which only C order stores contiguously
-    if (header.fortranOrder && header.shape.length > 1)
-      throw new NpyFormatError(`${source}: Fortran-ordered array: save a C-ordered copy, e.g. np.ascontiguousarray(arr)`);
+    if (header.fortranOrder && header.shape.length > 2)
+      throw new NpyFormatError(`${source}: Fortran-ordered array of ${header.shape.length} dimensions: save a C-ordered copy, e.g. np.ascontiguousarray(arr)`);
     const expected = header.shape.reduce((a, b) => a * b, 1) * 4;
     if (size - header.dataStart !== expected)
       throw new NpyFormatError(`${source}: shape (${header.shape.join(", ")}) needs ${expected} data bytes, the file has ${size - header.dataStart}`);
@@ -33,7 +32,9 @@ export async function readNpyFileHeader(path: string, source = path): Promise<Np
 
 /**
  * Calls `onChunk` with consecutive blocks of whole rows (a row = `rowLength` values) and the index
- * of the block's first row. The block's buffer is reused: copy what must outlive the call.
+ * of the block's first row, in C order. The block's buffer is reused: copy what must outlive the
+ * call. A Fortran-ordered [N, D] file stores column after column; each block is then gathered
+ * from D reads, one per column.
  */
 export async function forEachNpyChunk(
   header: NpyFileHeader,
@@ -48,10 +49,20 @@ export async function forEachNpyChunk(
   try {
     for (let first = 0; first < rows; first += rowsPerChunk) {
       const count = Math.min(rowsPerChunk, rows - first);
-      const length = count * rowLength * 4;
-      const { bytesRead } = await file.read(bytes, 0, length, header.dataStart + first * rowLength * 4);
-      if (bytesRead !== length) throw new NpyFormatError(`${header.path}: file ended early at row ${first}`);
       const values = header.dtype === "float32" ? new Float32Array(buffer, 0, count * rowLength) : new Int32Array(buffer, 0, count * rowLength);
+      if (header.fortranOrder && rowLength > 1) {
+        const column = header.dtype === "float32" ? new Float32Array(count) : new Int32Array(count);
+        const columnBytes = new Uint8Array(column.buffer);
+        for (let j = 0; j < rowLength; j++) {
+          const { bytesRead } = await file.read(columnBytes, 0, count * 4, header.dataStart + (j * rows + first) * 4);
+          if (bytesRead !== count * 4) throw new NpyFormatError(`${header.path}: file ended early in column ${j}`);
+          for (let r = 0; r < count; r++) values[r * rowLength + j] = column[r];
+        }
+      } else {
+        const length = count * rowLength * 4;
+        const { bytesRead } = await file.read(bytes, 0, length, header.dataStart + first * rowLength * 4);
+        if (bytesRead !== length) throw new NpyFormatError(`${header.path}: file ended early at row ${first}`);
+      }
       onChunk(values, first);
     }
   } finally {
