@@ -1,8 +1,10 @@
 import { createMlpSurrogate } from "@/models";
+import { candidateClusteringJobHandler } from "./candidate-clusterings";
 import { roundJobHandler } from "./rounds";
 import type { JobHandler } from "./worker";
 
 /** Every job kind the worker runs, by name. Features add their handler here. */
 export const jobHandlers: Record<string, JobHandler> = {
   round: roundJobHandler(createMlpSurrogate),
+  cluster: candidateClusteringJobHandler,
 };
