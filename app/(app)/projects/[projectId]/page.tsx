@@ -4,6 +4,7 @@ import { forbidden, notFound } from "next/navigation";
 import { AppError } from "@/lib/server/errors";
 import { requirePageUser } from "@/lib/server/page-session";
 import { getProject } from "@/lib/server/projects";
+import { EstimatesSummary } from "./estimates-summary";
 
 export const metadata: Metadata = { title: "Project" };
 
@@ -31,6 +32,9 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
         </div>
         {project.role === "OWNER" && (
           <nav className="flex shrink-0 gap-2 text-sm" aria-label="Project administration">
+            <Link href={`/projects/${project.id}/dashboard`} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-50">
+              Dashboard
+            </Link>
             <Link href={`/projects/${project.id}/members`} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-50">
               Members
             </Link>
@@ -53,6 +57,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
           </div>
         ))}
       </dl>
+      <EstimatesSummary user={user} projectId={project.id} owner={project.role === "OWNER"} />
       <section className="grid gap-6 lg:grid-cols-2">
         <div className="rounded-xl border border-slate-200 bg-white p-5">
           <h2 className="font-semibold">Test clusterings</h2>

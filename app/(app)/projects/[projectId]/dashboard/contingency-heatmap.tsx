@@ -1,0 +1,108 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { formatMetric } from "./dashboard-types";
+
+interface ContingencyView {
+  clustering: string;
+  k: number;
+  classes: string[];
+  source: { kind: "round" | "labels"; round: number | null };
+  labeled: number;
+  pseudoLabeled: number;
+  cells: number[][];
+  rowMaxima: number[][];
+  associativity: number;
+  peakiness: number;
+  ap: number;
+}
+
+/**
+ * Reference classes x clusters, counted over labels and the latest pseudo-labels. Shading is a
+ * cell's share of its class; each class's largest cell is boxed (the AP metric's L_i): two classes
+ * boxed in one column is what lowers associativity, a flat row what lowers peakiness.
+ */
+export function ContingencyHeatmap({ projectId, clustering, version }: { projectId: string; clustering: string; version: string }) {
+  const [view, setView] = useState<ContingencyView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    fetch(`/api/projects/${projectId}/contingency?clustering=${encodeURIComponent(clustering)}`)
+      .then(async (r) => {
+        const body = await r.json();
+        if (!live) return;
+        if (r.ok) {
+          setView(body);
+          setError(null);
+        } else setError(body.error?.message ?? `The server answered ${r.status}.`);
+      })
+      .catch((e: Error) => live && setError(e.message));
+    return () => {
+      live = false;
+    };
+  }, [projectId, clustering, version]);
+
+  if (error) return <p className="p-4 text-sm text-rose-700">{error}</p>;
+  if (!view || view.clustering !== clustering) return <p className="p-4 text-sm text-slate-500">Loading {clustering}…</p>;
+  const total = view.labeled + view.pseudoLabeled;
+  if (total === 0) return <p className="p-4 text-sm text-slate-500">No labels yet: the table fills as annotators label.</p>;
+  return (
+    <div data-testid="heatmap">
+      <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1 px-4 pb-2 text-xs text-slate-600">
+        <span>
+          A <b className="text-slate-900" data-testid="heatmap-a">{formatMetric(view.associativity)}</b>
+        </span>
+        <span>
+          P <b className="text-slate-900" data-testid="heatmap-p">{formatMetric(view.peakiness)}</b>
+        </span>
+        <span>
+          AP <b className="text-slate-900" data-testid="heatmap-ap">{formatMetric(view.ap)}</b>
+        </span>
+        <span className="ml-auto text-slate-400">
+          {view.source.kind === "round" ? `round ${view.source.round}: ${view.labeled} labels + ${view.pseudoLabeled.toLocaleString("en")} pseudo-labels` : `${view.labeled} labels, no round yet`}
+        </span>
+      </div>
+      <div className="overflow-x-auto px-4 pb-3">
+        <table className="border-separate border-spacing-0.5 text-[11px] tabular-nums">
+          <thead>
+            <tr>
+              <th className="pr-2 text-right font-normal text-slate-400">class \ cluster</th>
+              {view.cells[0]?.map((_, k) => (
+                <th key={k} className="w-8 text-center font-normal text-slate-500">
+                  {k}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {view.cells.map((row, c) => {
+              const sum = row.reduce((a, b) => a + b, 0);
+              return (
+                <tr key={c} data-testid="heatmap-row">
+                  <th className="max-w-32 truncate pr-2 text-right font-normal text-slate-600" title={view.classes[c]}>
+                    {view.classes[c]}
+                  </th>
+                  {row.map((v, k) => {
+                    const share = sum ? v / sum : 0;
+                    const boxed = view.rowMaxima[c].includes(k);
+                    return (
+                      <td
+                        key={k}
+                        data-boxed={boxed || undefined}
+                        title={`${view.classes[c]} in cluster ${k}: ${v} (${Math.round(share * 100)}% of the class)`}
+                        className={`h-6 w-8 rounded-sm text-center ${boxed ? "outline-2 -outline-offset-2 outline-slate-900" : ""} ${share > 0.55 ? "text-white" : "text-slate-700"}`}
+                        style={{ background: v ? `rgba(79, 70, 229, ${(0.08 + 0.92 * share).toFixed(3)})` : "#f8fafc" }}
+                      >
+                        {v || ""}
+                      </td>
+                    );
+                  })}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,177 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useMemo, useState } from "react";
+import { apiJson } from "@/app/components/api";
+import { ClusteringRanking, rankClusterings } from "./clustering-ranking";
+import { ContingencyHeatmap } from "./contingency-heatmap";
+import { ConvergenceChart } from "./convergence-chart";
+import { CLUSTERING_COLORS, METRICS, type DashboardProject, type MetricKey, type TrueMetrics } from "./dashboard-types";
+import { ExportMenu } from "./export-menu";
+import { LabelsPanel } from "./labels-panel";
+import { RoundsPanel } from "./rounds-panel";
+import { useLiveProject } from "./use-live-project";
+
+export function Dashboard({ project }: { project: DashboardProject }) {
+  const { snapshot, rounds, stopRule, connected, stepsPerSecond, refreshRounds } = useLiveProject(project.id);
+  const [metric, setMetric] = useState<MetricKey>("nmi");
+  const [selected, setSelected] = useState<string | null>(null);
+  const [trueMetrics, setTrueMetrics] = useState<TrueMetrics | null>(null);
+  const [pauseError, setPauseError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!project.hasReferenceLabels) return;
+    apiJson<{ available: boolean; metrics: TrueMetrics }>(`/api/projects/${project.id}/true-metrics`).then(
+      (r) => setTrueMetrics(r.available ? r.metrics : null),
+      () => setTrueMetrics(null),
+    );
+  }, [project.id, project.hasReferenceLabels]);
+
+  const colors = useMemo(() => Object.fromEntries(project.clusterings.map((c, i) => [c.name, CLUSTERING_COLORS[i % CLUSTERING_COLORS.length]])), [project.clusterings]);
+  const names = project.clusterings.map((c) => c.name);
+  const best = rounds ? rankClusterings(rounds, metric, project.clusterings).ranked[0]?.name : undefined;
+  const focus = selected ?? best ?? names[0] ?? null;
+  const paused = snapshot?.paused ?? project.paused;
+  const labels = snapshot?.labels ?? 0;
+  const budget = snapshot?.budget ?? project.budget;
+  const heatmapVersion = `${snapshot?.lastRound?.index ?? "none"}:${snapshot?.lastRound ? "" : labels}`;
+
+  const togglePause = async () => {
+    setPauseError(null);
+    try {
+      await apiJson(`/api/projects/${project.id}/settings`, { method: "PATCH", body: { paused: !paused } });
+    } catch (e) {
+      setPauseError((e as Error).message);
+    }
+  };
+
+  return (
+    <div className="space-y-4">
+      <header className="flex flex-wrap items-center gap-x-6 gap-y-2">
+        <div className="min-w-0">
+          <Link href={`/projects/${project.id}`} className="text-xs text-slate-500 hover:text-slate-700">
+            ← Project
+          </Link>
+          <h1 className="flex items-center gap-2 text-xl font-semibold tracking-tight">
+            {project.name}
+            <span
+              className={`inline-block h-2 w-2 rounded-full ${connected ? "bg-emerald-500" : "bg-slate-300"}`}
+              title={connected ? "Live: updates arrive as they happen" : "Reconnecting…"}
+              data-testid="live-indicator"
+              data-live={connected}
+            />
+          </h1>
+        </div>
+        <div className="flex items-center gap-4 text-xs text-slate-600">
+          <div className="w-44">
+            <div className="flex justify-between">
+              <span>Labels</span>
+              <span className="tabular-nums" data-testid="label-count">
+                {labels} / {budget}
+              </span>
+            </div>
+            <div className="mt-1 h-1.5 rounded-full bg-slate-200">
+              <div className="h-full rounded-full bg-indigo-500" style={{ width: `${Math.min(100, (labels / Math.max(1, budget)) * 100)}%` }} />
+            </div>
+          </div>
+          {snapshot?.batch && (
+            <span className="tabular-nums">
+              Batch {snapshot.batch.index}: {snapshot.batch.done}/{snapshot.batch.size}
+            </span>
+          )}
+          {paused && <span className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-800">paused</span>}
+        </div>
+        <nav className="ml-auto flex items-center gap-2 text-sm">
+          <button type="button" onClick={togglePause} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-50">
+            {paused ? "Resume" : "Pause"}
+          </button>
+          <ExportMenu projectId={project.id} />
+          {project.hasReferenceLabels && (
+            <Link href={`/projects/${project.id}/simulation`} className="rounded-md px-2 py-1.5 text-slate-600 hover:bg-slate-100">
+              Simulation
+            </Link>
+          )}
+          <Link href={`/projects/${project.id}/members`} className="rounded-md px-2 py-1.5 text-slate-600 hover:bg-slate-100">
+            Members
+          </Link>
+          <Link href={`/projects/${project.id}/settings`} className="rounded-md px-2 py-1.5 text-slate-600 hover:bg-slate-100">
+            Settings
+          </Link>
+        </nav>
+        {pauseError && (
+          <p className="w-full text-xs text-rose-700" role="alert">
+            {pauseError}
+          </p>
+        )}
+      </header>
+
+      {project.mode === "pairwise" && (
+        <p className="rounded-md border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900">
+          Pairwise project: rounds draw the next pairs, and estimates need the pairwise engine; labels, rounds and exports work as usual.
+        </p>
+      )}
+
+      <div className="flex items-center gap-1" role="tablist" aria-label="Metric">
+        {METRICS.map((m) => (
+          <button
+            key={m.key}
+            type="button"
+            role="tab"
+            aria-selected={metric === m.key}
+            onClick={() => setMetric(m.key)}
+            className={`rounded-md px-2.5 py-1 text-xs font-medium ${metric === m.key ? "bg-slate-900 text-white" : "text-slate-600 hover:bg-slate-200"}`}
+          >
+            {m.label}
+          </button>
+        ))}
+        <span className="ml-3 text-xs text-slate-500">
+          {trueMetrics ? "Dashed: true value from the reference labels. " : ""}Bands: 90% intervals.
+        </span>
+      </div>
+
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
+        <section className="h-80 rounded-xl border border-slate-200 bg-white p-2" aria-label="Convergence" data-testid="convergence">
+          {rounds && <ConvergenceChart rounds={rounds} metric={metric} clusterings={names} colors={colors} selected={focus} trueMetrics={trueMetrics} />}
+        </section>
+        <section className="rounded-xl border border-slate-200 bg-white" aria-label="Ranking">
+          <h2 className="px-4 pb-1 pt-3 text-sm font-semibold">
+            Ranking by {METRICS.find((m) => m.key === metric)!.label}
+            {snapshot?.lastRound && <span className="ml-2 text-xs font-normal text-slate-500">round {snapshot.lastRound.index}, {snapshot.lastRound.nLabels} labels</span>}
+          </h2>
+          {rounds && <ClusteringRanking rounds={rounds} metric={metric} clusterings={project.clusterings} stopRule={stopRule} trueMetrics={trueMetrics} colors={colors} selected={focus} onSelect={setSelected} />}
+        </section>
+      </div>
+
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
+        <section className="rounded-xl border border-slate-200 bg-white pb-2" aria-label="Rounds">
+          <h2 className="px-4 pb-2 pt-3 text-sm font-semibold">Rounds</h2>
+          <RoundsPanel projectId={project.id} snapshot={snapshot} rounds={rounds ?? []} stepsPerSecond={stepsPerSecond} onChanged={refreshRounds} />
+        </section>
+        <section className="rounded-xl border border-slate-200 bg-white" aria-label="Contingency">
+          <div className="flex items-center gap-2 px-4 pb-2 pt-3">
+            <h2 className="text-sm font-semibold">Contingency</h2>
+            {focus && project.mode !== "pairwise" && (
+              <select aria-label="Clustering" value={focus} onChange={(e) => setSelected(e.target.value)} className="rounded border border-slate-300 bg-white px-1.5 py-0.5 font-mono text-xs">
+                {names.map((n) => (
+                  <option key={n} value={n}>
+                    {n}
+                  </option>
+                ))}
+              </select>
+            )}
+          </div>
+          {focus && project.mode !== "pairwise" ? (
+            <ContingencyHeatmap projectId={project.id} clustering={focus} version={heatmapVersion} />
+          ) : (
+            <p className="px-4 pb-3 text-sm text-slate-500">Pairwise labels have no classes to cross with clusters.</p>
+          )}
+        </section>
+      </div>
+
+      <section className="rounded-xl border border-slate-200 bg-white" aria-label="Labels">
+        <h2 className="px-4 pt-3 text-sm font-semibold">Labels</h2>
+        <LabelsPanel projectId={project.id} version={String(labels)} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+"use client";
+
+import { useState } from "react";
+import { apiJson } from "@/app/components/api";
+import type { RoundRow, Snapshot } from "./dashboard-types";
+
+const seconds = (v: number | null) => (v === null ? "—" : v < 10 ? v.toFixed(1) : v.toFixed(0));
+const STATUS_STYLE: Record<string, string> = {
+  done: "bg-emerald-50 text-emerald-700",
+  running: "bg-indigo-50 text-indigo-700",
+  queued: "bg-slate-100 text-slate-600",
+  failed: "bg-rose-50 text-rose-700",
+  cancelled: "bg-amber-50 text-amber-700",
+};
+
+/** The round in progress (bar, backend, steps/s, cancel) above the history with timings; failed rounds can be retried. */
+export function RoundsPanel({
+  projectId,
+  snapshot,
+  rounds,
+  stepsPerSecond,
+  onChanged,
+}: {
+  projectId: string;
+  snapshot: Snapshot | null;
+  rounds: RoundRow[];
+  stepsPerSecond: number | null;
+  onChanged: () => void;
+}) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const act = async (index: number, action: "retry" | "cancel") => {
+    setBusy(`${action}-${index}`);
+    setError(null);
+    try {
+      await apiJson(`/api/projects/${projectId}/rounds/${index}/${action}`, { method: "POST" });
+      onChanged();
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+  const current = snapshot?.round ?? null;
+  const progress = current?.progress ?? null;
+  const fraction = progress?.step !== undefined && progress.total ? progress.step / progress.total : null;
+  const backend = rounds.findLast((r) => r.backend)?.backend ?? null;
+  const history = [...rounds].reverse();
+
+  return (
+    <div className="space-y-3">
+      <div className="px-4" data-testid="round-status">
+        {current && current.status !== "failed" ? (
+          <div>
+            <div className="flex items-center justify-between text-xs">
+              <span className="font-medium text-slate-800">
+                Round {current.index} {current.status === "queued" ? "queued" : progress?.phase === "writing" ? "writing results" : "training"}
+              </span>
+              <span className="text-slate-500">
+                {progress?.step !== undefined && progress.total ? `${progress.step}/${progress.total} steps` : ""}
+                {stepsPerSecond !== null ? ` · ${stepsPerSecond.toFixed(1)} steps/s` : ""}
+                {backend ? ` · ${backend}` : ""}
+              </span>
+            </div>
+            <div className="mt-1.5 h-1.5 overflow-hidden rounded-full bg-slate-100">
+              <div
+                className={`h-full rounded-full bg-indigo-500 transition-[width] duration-500 ${fraction === null ? "w-1/3 animate-pulse" : ""}`}
+                style={fraction === null ? undefined : { width: `${Math.round(fraction * 100)}%` }}
+              />
+            </div>
+            <button
+              type="button"
+              onClick={() => act(current.index, "cancel")}
+              disabled={busy !== null}
+              className="mt-2 rounded border border-slate-300 px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-50 disabled:opacity-50"
+            >
+              Cancel round {current.index}
+            </button>
+          </div>
+        ) : (
+          <p className="text-xs text-slate-500">
+            {snapshot?.batch ? `Batch ${snapshot.batch.index}: ${snapshot.batch.done}/${snapshot.batch.size} tasks done; the next round starts when it is complete.` : "Waiting for the seed batch."}
+            {backend ? ` Last backend: ${backend}.` : ""}
+          </p>
+        )}
+        {error && <p className="mt-1 text-xs text-rose-700" role="alert">{error}</p>}
+      </div>
+      <div className="max-h-64 overflow-y-auto">
+        <table className="w-full text-xs tabular-nums">
+          <thead className="sticky top-0 bg-white">
+            <tr className="border-b border-slate-200 text-left text-[11px] uppercase tracking-wide text-slate-500">
+              <th className="py-1 pl-4 font-medium">#</th>
+              <th className="font-medium">Status</th>
+              <th className="text-right font-medium">Labels</th>
+              <th className="text-right font-medium">Mask</th>
+              <th className="text-right font-medium">Train s</th>
+              <th className="text-right font-medium">Write s</th>
+              <th className="pr-4 text-right font-medium">Total s</th>
+            </tr>
+          </thead>
+          <tbody>
+            {history.length === 0 && (
+              <tr>
+                <td colSpan={7} className="px-4 py-3 text-slate-500">
+                  No rounds yet.
+                </td>
+              </tr>
+            )}
+            {history.flatMap((r) => {
+              const row = (
+                <tr key={r.index} className="border-b border-slate-100" data-testid="round-row" data-status={r.status}>
+                  <td className="py-1 pl-4 font-medium">{r.index}</td>
+                  <td>
+                    <span className={`rounded px-1.5 py-0.5 ${STATUS_STYLE[r.status] ?? "bg-slate-100"}`}>{r.status}</span>
+                  </td>
+                  <td className="text-right">{r.nLabels}</td>
+                  <td className="text-right">{r.maskRate === null ? "—" : `${Math.round(r.maskRate * 100)}%`}</td>
+                  <td className="text-right">{seconds(r.trainSeconds)}</td>
+                  <td className="text-right">{seconds(r.writeSeconds)}</td>
+                  <td className="pr-4 text-right">{seconds(r.roundSeconds)}</td>
+                </tr>
+              );
+              if (r.status !== "failed" && r.status !== "cancelled") return [row];
+              return [
+                row,
+                <tr key={`${r.index}-error`} className="border-b border-slate-100 bg-rose-50/40">
+                  <td />
+                  <td colSpan={5} className="py-1 text-rose-800">
+                    {r.error ?? "No error recorded."}
+                  </td>
+                  <td className="pr-4 text-right">
+                    <button
+                      type="button"
+                      onClick={() => act(r.index, "retry")}
+                      disabled={busy !== null}
+                      className="rounded bg-rose-600 px-2 py-0.5 font-medium text-white hover:bg-rose-500 disabled:opacity-50"
+                    >
+                      Retry
+                    </button>
+                  </td>
+                </tr>,
+              ];
+            })}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

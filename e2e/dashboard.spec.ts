@@ -1,0 +1,230 @@
+import fs from "node:fs";
+import path from "node:path";
+import { parse } from "csv-parse/sync";
+import { zipSync, type Zippable } from "fflate";
+import { parquetReadObjects } from "hyparquet";
+import { expect, test, type APIRequestContext, type Download, type Page } from "@playwright/test";
+import { encodeNpy, parseNpy } from "../lib/data/npy";
+import { ADMIN, signIn } from "./session";
+
+// One project for the whole file, built step by step: the specs run in order.
+test.describe.configure({ mode: "serial" });
+test.use({ viewport: { width: 1440, height: 900 } });
+
+// E2E_SCREENSHOTS=/some/dir saves what a reviewer looks at.
+const shots = process.env.E2E_SCREENSHOTS;
+const shoot = async (page: Page, name: string) => {
+  if (shots) await page.screenshot({ path: `${shots}/${name}.png`, fullPage: name.endsWith("full") });
+};
+
+/**
+ * The first N items of the shipped Fashion demo as a bundle of their own, so this file never
+ * touches the demo project the workspace specs label, and rounds stay short.
+ */
+const N = 300;
+const DEMO = path.join(process.cwd(), "data", "demo");
+const npy = (file: string) => parseNpy(new Uint8Array(fs.readFileSync(path.join(DEMO, file))));
+const truth = Int32Array.from((npy("labels.npy").data as Int32Array).subarray(0, N));
+
+function subsetBundle(): Buffer {
+  const manifest = JSON.parse(fs.readFileSync(path.join(DEMO, "manifest.json"), "utf8"));
+  const clusterings = ["kmeans_k5", "kmeans_k10", "gmm_k10"];
+  const items = fs.readFileSync(path.join(DEMO, "items.jsonl"), "utf8").trim().split("\n").slice(0, N);
+  const files: Zippable = {
+    "bundle/manifest.json": new TextEncoder().encode(
+      JSON.stringify({
+        name: "fashion-300",
+        N,
+        D: manifest.D,
+        class_names: manifest.class_names,
+        items: "items.jsonl",
+        embeddings: "embeddings.npy",
+        labels: "labels.npy",
+        clusterings: Object.fromEntries(clusterings.map((c) => [c, { file: `clusterings/${c}.npy`, K: manifest.clusterings[c].K }])),
+      }),
+    ),
+    "bundle/embeddings.npy": encodeNpy((npy("embeddings.npy").data as Float32Array).slice(0, N * manifest.D), [N, manifest.D]),
+    "bundle/labels.npy": encodeNpy(truth, [N]),
+    "bundle/items.jsonl": new TextEncoder().encode(items.join("\n") + "\n"),
+  };
+  for (const c of clusterings) files[`bundle/clusterings/${c}.npy`] = encodeNpy((npy(`clusterings/${c}.npy`).data as Int32Array).slice(0, N), [N]);
+  for (const line of items) {
+    const image = JSON.parse(line).image as string;
+    files[`bundle/${image}`] = new Uint8Array(fs.readFileSync(path.join(DEMO, image)));
+  }
+  return Buffer.from(zipSync(files));
+}
+
+let projectId = "";
+const annotator = { email: `dash-annotator-${Date.now()}@example.org`, password: "annotator-pass" };
+/** What the annotator answered, by item: the truth, so estimates mean something. */
+const given = new Map<number, number>();
+
+async function labelTasks(request: APIRequestContext, count: number) {
+  for (let i = 0; i < count; i++) {
+    const next = await (await request.get(`/api/projects/${projectId}/tasks/next?count=1`)).json();
+    expect(next.tasks, JSON.stringify(next)).toHaveLength(1);
+    const item = next.tasks[0].item.index as number;
+    const answer = await request.post(`/api/projects/${projectId}/labels`, {
+      data: { taskId: next.tasks[0].id, kind: "label", classIndex: truth[item], idempotencyKey: `dash-${item}-${Date.now()}` },
+    });
+    expect(answer.status()).toBe(200);
+    given.set(item, truth[item]);
+  }
+}
+
+const ranking = (page: Page) => page.getByRole("region", { name: "Ranking" });
+
+async function saved(download: Download): Promise<Buffer> {
+  return fs.readFileSync((await download.path())!);
+}
+
+async function exportFile(page: Page, label: string): Promise<Buffer> {
+  await page.getByText("Export ▾").click();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: label, exact: true }).click()]);
+  return saved(download);
+}
+
+const csvRows = (text: string) => parse(text, { columns: true }) as Record<string, string>[];
+
+test("the owner watches estimates appear and update live while an annotator labels", async ({ page, browser }) => {
+  test.setTimeout(300_000);
+  await signIn(page, ADMIN.email, ADMIN.password);
+  const imported = await page.request.post("/api/projects", {
+    multipart: { name: "Dashboard e2e", bundle: { name: "fashion-300.zip", mimeType: "application/zip", buffer: subsetBundle() } },
+  });
+  expect(imported.status()).toBe(200);
+  projectId = (await imported.json()).import.projectId;
+  const settings = await page.request.patch(`/api/projects/${projectId}/settings`, { data: { seedSize: 10, batchSize: 5, budget: 40, fixmatchSteps: 32 } });
+  expect(settings.status()).toBe(200);
+  expect((await page.request.post("/api/admin/users", { data: { ...annotator, name: "Ann Otator", role: "ANNOTATOR" } })).status()).toBe(200);
+  expect((await page.request.post(`/api/projects/${projectId}/members`, { data: { email: annotator.email } })).status()).toBe(200);
+
+  await page.goto(`/projects/${projectId}/dashboard`);
+  await expect(page.getByRole("heading", { name: "Dashboard e2e" })).toBeVisible();
+  await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-live", "true");
+  await expect(ranking(page)).toContainText("No estimates yet");
+
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  await signIn(other, annotator.email, annotator.password);
+
+  // the seed batch: its last label queues round 0; the worker trains the surrogate for real
+  await labelTasks(other.request, 10);
+  await expect(page.getByTestId("label-count")).toHaveText("10 / 40");
+  await expect(ranking(page).getByTestId("ranking-row")).toHaveCount(3, { timeout: 120_000 });
+  await expect(ranking(page)).toContainText("round 0, 10 labels");
+  const firstNmi = await ranking(page).getByTestId("estimate").allTextContents();
+  await shoot(page, "dashboard-round0");
+
+  // the next batch: round 1 updates the ranking in place (no reload)
+  await labelTasks(other.request, 5);
+  await expect(ranking(page)).toContainText("round 1, 15 labels", { timeout: 120_000 });
+  const { rounds } = await (await page.request.get(`/api/projects/${projectId}/rounds`)).json();
+  expect(rounds.map((r: { status: string }) => r.status)).toEqual(["done", "done"]);
+  const nmiNow = rounds[1].estimates.filter((e: { metric: string }) => e.metric === "nmi").sort((a: { value: number }, b: { value: number }) => b.value - a.value);
+  await expect(ranking(page).getByTestId("estimate")).toHaveText(nmiNow.map((e: { value: number }) => e.value.toFixed(3)));
+  expect(firstNmi).toHaveLength(3);
+  await expect(page.getByTestId("round-row")).toHaveCount(2);
+  await shoot(page, "dashboard");
+  await shoot(page, "dashboard-full");
+  await context.close();
+});
+
+test("the owner switches metric and clustering and reads the heatmap", async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.goto(`/projects/${projectId}/dashboard`);
+  const { rounds } = await (await page.request.get(`/api/projects/${projectId}/rounds`)).json();
+  const ari = rounds[1].estimates.filter((e: { metric: string }) => e.metric === "ari").sort((a: { value: number }, b: { value: number }) => b.value - a.value);
+  await page.getByRole("tab", { name: "ARI" }).click();
+  await expect(ranking(page).getByRole("heading")).toContainText("Ranking by ARI");
+  await expect(ranking(page).getByTestId("estimate")).toHaveText(ari.map((e: { value: number }) => e.value.toFixed(3)));
+  await expect(ranking(page).getByTestId("ranking-row").first()).toHaveAttribute("data-clustering", ari[0].clustering);
+
+  await page.getByRole("combobox", { name: "Clustering" }).selectOption("kmeans_k5");
+  const heatmap = page.getByTestId("heatmap");
+  await expect(heatmap.getByTestId("heatmap-row")).toHaveCount(10);
+  await expect(heatmap.getByTestId("heatmap-row").first().locator("td")).toHaveCount(5);
+  const view = await (await page.request.get(`/api/projects/${projectId}/contingency?clustering=kmeans_k5`)).json();
+  expect(view.labeled + view.pseudoLabeled).toBe(N);
+  await expect(heatmap.getByTestId("heatmap-ap")).toHaveText(view.ap.toFixed(3));
+  await expect(heatmap.getByTestId("heatmap-a")).toHaveText(view.associativity.toFixed(3));
+  await expect(heatmap.getByTestId("heatmap-p")).toHaveText(view.peakiness.toFixed(3));
+  // one boxed cell per class with mass (ties box each tied cell)
+  const boxed = view.rowMaxima.reduce((s: number, r: number[]) => s + r.length, 0);
+  await expect(heatmap.locator("td[data-boxed]")).toHaveCount(boxed);
+  // the cells the API counts are the cells on screen
+  const firstRow = await heatmap.getByTestId("heatmap-row").first().locator("td").allTextContents();
+  expect(firstRow.map((t) => (t === "" ? 0 : Number(t)))).toEqual(view.cells[0]);
+  await shoot(page, "dashboard-ari-k5");
+});
+
+test("the owner downloads every export, whose rows equal the labels given, and a correction shows in the next export", async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.goto(`/projects/${projectId}/dashboard`);
+  const expected = [...given.entries()].map(([item, cls]) => [item, cls]).sort((a, b) => a[0] - b[0]);
+  const pairs = (rows: Record<string, unknown>[]) => rows.map((r) => [Number(r.item_index), Number(r.class_index)]).sort((a, b) => a[0] - b[0]);
+
+  const csv = csvRows((await exportFile(page, "Labels (CSV)")).toString("utf8"));
+  expect(csv).toHaveLength(15);
+  expect(pairs(csv)).toEqual(expected);
+  expect(new Set(csv.map((r) => r.annotator))).toEqual(new Set([annotator.email]));
+
+  const jsonl = (await exportFile(page, "Labels (JSONL)")).toString("utf8").trim().split("\n").map((l) => JSON.parse(l));
+  expect(pairs(jsonl)).toEqual(expected);
+
+  const parquetBytes = await exportFile(page, "Labels (Parquet)");
+  const parquet = await parquetReadObjects({ file: parquetBytes.buffer.slice(parquetBytes.byteOffset, parquetBytes.byteOffset + parquetBytes.byteLength) as ArrayBuffer });
+  expect(pairs(parquet)).toEqual(expected);
+
+  const classNames = JSON.parse(fs.readFileSync(path.join(DEMO, "manifest.json"), "utf8")).class_names as string[];
+  const items = csvRows((await exportFile(page, "Items + pseudo-labels (CSV)")).toString("utf8"));
+  expect(items).toHaveLength(N);
+  expect(items.filter((r) => r.label !== "").map((r) => [Number(r.item_index), classNames.indexOf(r.label)]).sort((a, b) => a[0] - b[0])).toEqual(expected);
+
+  const estimates = csvRows((await exportFile(page, "Estimate history (CSV)")).toString("utf8"));
+  expect(estimates).toHaveLength(2 * 3 * 7);
+  expect(new Set(estimates.map((r) => r.n_labels))).toEqual(new Set(["10", "15"]));
+
+  const config = JSON.parse((await exportFile(page, "Configuration (JSON)")).toString("utf8"));
+  expect(config.settings).toMatchObject({ seedSize: 10, batchSize: 5, budget: 40 });
+
+  // correct the newest label to another class, then export again
+  const newest = page.getByTestId("recent-label").first();
+  const item = Number(await newest.getAttribute("data-item"));
+  const corrected = (given.get(item)! + 1) % 10;
+  await newest.getByRole("combobox").selectOption(String(corrected));
+  await expect(newest.getByRole("combobox")).toHaveValue(String(corrected));
+  await expect.poll(async () => {
+    const rows = csvRows((await (await page.request.get(`/api/projects/${projectId}/exports/labels?format=csv`)).text()));
+    return rows.find((r) => Number(r.item_index) === item)?.class_index;
+  }).toBe(String(corrected));
+  const again = csvRows((await exportFile(page, "Labels (CSV)")).toString("utf8"));
+  given.set(item, corrected);
+  expect(pairs(again)).toEqual([...given.entries()].sort((a, b) => a[0] - b[0]));
+});
+
+test("an annotator cannot open the dashboard and sees estimates only where the owner allows it", async ({ page, browser }) => {
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  await signIn(other, annotator.email, annotator.password);
+  const denied = await other.goto(`/projects/${projectId}/dashboard`);
+  expect(denied?.status()).toBe(403);
+  await expect(other.getByRole("heading", { name: "You do not have access to this page" })).toBeVisible();
+  for (const api of ["contingency?clustering=kmeans_k5", "label-overview", "true-metrics", "stop-rule", "exports/labels?format=csv"]) {
+    expect((await other.request.get(`/api/projects/${projectId}/${api}`)).status(), api).toBe(403);
+  }
+
+  await other.goto(`/projects/${projectId}`);
+  await expect(other.getByRole("heading", { name: "Dashboard e2e" })).toBeVisible();
+  await expect(other.getByTestId("estimates-summary")).toHaveCount(0);
+  expect((await (await other.request.get(`/api/projects/${projectId}/progress`)).json()).estimates).toBeNull();
+
+  await signIn(page, ADMIN.email, ADMIN.password);
+  expect((await page.request.patch(`/api/projects/${projectId}/settings`, { data: { annotatorsSeeEstimates: true } })).status()).toBe(200);
+  await other.reload();
+  await expect(other.getByTestId("estimates-summary")).toContainText("NMI after round 1 (15 labels)");
+  await expect(other.getByTestId("estimates-summary").locator("tr")).toHaveCount(3);
+  expect((await other.goto(`/projects/${projectId}/dashboard`))?.status()).toBe(403);
+  await context.close();
+});
