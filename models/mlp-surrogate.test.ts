@@ -1,3 +1,4 @@
+import * as tf from "@tensorflow/tfjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddingMatrix, LabeledRows } from "@/lib/cereal/surrogate";
 import { ensureBackend } from "./backend";
@@ -67,7 +68,8 @@ describe("MlpSurrogate with FixMatch", () => {
     surrogate.dispose();
   });
 
-  it("repeats a seeded fit exactly, predictions and MC dropout included", async () => {
+  it("repeats a seeded fit exactly, predictions and MC dropout included, and leaks no tensors", async () => {
+    const tensorsBefore = tf.memory().numTensors;
     const run = async (seed: number) => {
       const surrogate = await MlpSurrogate.create(x, 2);
       const report = await surrogate.fit(labeled, unlabeled, { seed, fixmatch: true, steps: 30 });
@@ -89,6 +91,7 @@ describe("MlpSurrogate with FixMatch", () => {
     expect(Array.from(b.mc)).toEqual(Array.from(a.mc));
     const c = await run(5);
     expect(Array.from(c.proba)).not.toEqual(Array.from(a.proba));
+    expect(tf.memory().numTensors).toBe(tensorsBefore);
   });
 });
 
@@ -96,6 +99,7 @@ describe("MlpSurrogate supervised", () => {
   it("learns the blobs from labeled rows alone and returns probabilities that sum to 1", async () => {
     const { x, y } = blobs(300, 4, 3);
     const { labeled, unlabeled } = split(y, 40);
+    const tensorsBefore = tf.memory().numTensors;
     const surrogate = await MlpSurrogate.create(x, 2);
     const report = await surrogate.fit(labeled, unlabeled, { seed: 1, fixmatch: false });
     expect(report.maskRate).toBeNull();
@@ -104,6 +108,7 @@ describe("MlpSurrogate supervised", () => {
     expect(proba[0] + proba[1]).toBeCloseTo(1, 5);
     expect(accuracy(proba, unlabeled, y)).toBeGreaterThan(0.95);
     surrogate.dispose();
+    expect(tf.memory().numTensors).toBe(tensorsBefore);
   });
 
   it("runs MC dropout passes with dropout active", async () => {

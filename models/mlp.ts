@@ -62,7 +62,8 @@ export class Mlp {
     }
     this.layers = layers;
     this.numParams = offset;
-    this.theta = tf.variable(tf.tensor1d(this.initialTheta(seed)), true);
+    // tidy frees the initial tensor; the variable survives (tidy never disposes variables)
+    this.theta = tf.tidy(() => tf.variable(tf.tensor1d(this.initialTheta(seed)), true));
   }
 
   get numClasses(): number {

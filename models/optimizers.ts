@@ -5,6 +5,11 @@ import * as tf from "@tensorflow/tfjs";
  * tensor, which is what tf.train.* would cost on the wasm backend.
  */
 
+/** a zero state vector; tidy frees the initial tensor (tidy never disposes variables) */
+function zeroState(size: number): tf.Variable<tf.Rank.R1> {
+  return tf.tidy(() => tf.variable(tf.zeros([size]) as tf.Tensor1D, false));
+}
+
 export interface FlatOptimizer {
   /** theta <- update(theta, grad); call inside tf.tidy */
   step(theta: tf.Variable<tf.Rank.R1>, grad: tf.Tensor1D, lr: number): void;
@@ -20,7 +25,7 @@ export class SgdNesterov implements FlatOptimizer {
     private readonly momentum: number,
     private readonly weightDecay: number,
   ) {
-    this.velocity = tf.variable(tf.zeros([size]), false);
+    this.velocity = zeroState(size);
   }
 
   step(theta: tf.Variable<tf.Rank.R1>, grad: tf.Tensor1D, lr: number): void {
@@ -47,8 +52,8 @@ export class Adam implements FlatOptimizer {
     private readonly beta2 = 0.999,
     private readonly eps = 1e-7,
   ) {
-    this.m = tf.variable(tf.zeros([size]), false);
-    this.v = tf.variable(tf.zeros([size]), false);
+    this.m = zeroState(size);
+    this.v = zeroState(size);
   }
 
   step(theta: tf.Variable<tf.Rank.R1>, grad: tf.Tensor1D, lr: number): void {
