@@ -11,6 +11,11 @@ import { BatchSampler, Rng } from "./random";
  * batch, lambda ~ Beta(a, a) folded to max(lambda, 1 - lambda) so the original dominates.
  * Loss = CE(labeled weak) + lambda_u * mean_u(mask * CE(onehot(argmax q), model(strong))),
  * q = softmax(model(weak)), mask = max q >= tau. Pseudo-labels carry no gradient.
+ *
+ * A step is two forwards: the weak unlabeled rows (224, no backward: the pseudo-labels are
+ * constants) and the rows that carry loss (32 labeled + 224 strong) with the backward. Both run
+ * with the network's dropout active, as FixMatch's single train-mode forward over all views.
+ * Mixup uses the raw rows (no input dropout), as the strong view replaces the weak one.
  */
 export interface FixMatchOptions {
   readonly seed: number;
