@@ -142,23 +142,34 @@ function littleEndianHost(): boolean {
   return new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 }
 
-/** Encodes a C-ordered float32 or int32 array as a version 1.0 .npy file. */
-export function encodeNpy(data: Float32Array | Int32Array, shape: readonly number[]): Uint8Array {
-  const count = shape.reduce((a, b) => a * b, 1);
-  if (count !== data.length) throw new NpyFormatError(`shape (${shape.join(", ")}) holds ${count} values, the array has ${data.length}`);
-  const descr = data instanceof Float32Array ? "<f4" : "<i4";
+/**
+ * The magic string and header of a version 1.0 .npy file; the C-ordered little-endian payload
+ * follows it. Separate from encodeNpy so that large arrays can be written chunk by chunk.
+ */
+export function encodeNpyHeader(dtype: NpyDtype, shape: readonly number[]): Uint8Array {
+  const descr = dtype === "float32" ? "<f4" : "<i4";
   const shapeText = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(", ")})`;
   let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': ${shapeText}, }`;
   // numpy pads with spaces so that magic + length + header + '\n' is a multiple of 64
   const unpadded = 10 + header.length + 1;
   header += " ".repeat((64 - (unpadded % 64)) % 64) + "\n";
-  const out = new Uint8Array(10 + header.length + data.byteLength);
+  const out = new Uint8Array(10 + header.length);
   out.set(MAGIC, 0);
   out[6] = 1;
   out[7] = 0;
   new DataView(out.buffer).setUint16(8, header.length, true);
   for (let i = 0; i < header.length; i++) out[10 + i] = header.charCodeAt(i);
-  out.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), 10 + header.length);
+  return out;
+}
+
+/** Encodes a C-ordered float32 or int32 array as a version 1.0 .npy file. */
+export function encodeNpy(data: Float32Array | Int32Array, shape: readonly number[]): Uint8Array {
+  const count = shape.reduce((a, b) => a * b, 1);
+  if (count !== data.length) throw new NpyFormatError(`shape (${shape.join(", ")}) holds ${count} values, the array has ${data.length}`);
+  const header = encodeNpyHeader(data instanceof Float32Array ? "float32" : "int32", shape);
+  const out = new Uint8Array(header.length + data.byteLength);
+  out.set(header, 0);
+  out.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), header.length);
   return out;
 }
 

