@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { zipSync, type Zippable } from "fflate";
@@ -8,7 +8,7 @@ import { encodeNpy } from "@/lib/data/npy";
 import { embeddingValues, rawNpy, writeManifest, writeTestBundle } from "@/lib/data/test-bundles";
 import { serverConfig } from "./config";
 import { db } from "./db";
-import { importBundle } from "./imports";
+import { importBundle, removeUnfinishedImports } from "./imports";
 import { createTestUser, requestAs, routeContext } from "./test-requests";
 
 let bundle: string;
@@ -290,5 +290,19 @@ describe("import validation: each case names the problem and leaves nothing behi
 
   it("an upload without manifest.json", async () => {
     await expectRefused(await upload(researcher, { files: { "embeddings.npy": encodeNpy(embeddingValues(2, 2), [2, 2]) } }), 400, /no manifest\.json at its top/);
+  });
+});
+
+describe("after a crash", () => {
+  it("removes half-imported projects and staged uploads at start", async () => {
+    const owner = await createTestUser();
+    const { dataDir } = serverConfig();
+    await db().project.create({ data: { name: "Half", state: "importing", dataPath: "projects/half", bundleName: "b", n: 1, d: 1, members: { create: { userId: owner.id, role: "OWNER" } } } });
+    await mkdir(path.join(dataDir, "projects", "half"), { recursive: true });
+    await writeFile(path.join(dataDir, "projects", "half", "embeddings.npy"), "x");
+    await mkdir(path.join(dataDir, "staging", "upload-1", "files"), { recursive: true });
+    await writeFile(path.join(dataDir, "staging", "upload-1", "upload.zip"), "partial");
+    expect(await removeUnfinishedImports()).toBe(1);
+    await expectNothingLeft();
   });
 });

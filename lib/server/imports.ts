@@ -10,7 +10,7 @@ import { extractBundleZip, safeBundlePath } from "./bundle-zip";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { db } from "./db";
 import { AppError, badRequest } from "./errors";
-import { projectDir } from "./project-files";
+import { projectDir, stagingDir } from "./project-files";
 import type { SessionUser } from "./session";
 import { bundleRoot, receiveMultipart, withStaging, zipLimits } from "./uploads";
 
@@ -190,9 +190,13 @@ async function discardProject(projectId: string, dir: string) {
   await rm(dir, { recursive: true, force: true });
 }
 
-/** At start: a crash mid-import left a project in "importing"; remove it and its files. */
+/**
+ * At start: a crash mid-import left a project in "importing", and a crash mid-upload left files
+ * in staging/; remove both (nothing else runs an import yet).
+ */
 export async function removeUnfinishedImports() {
   const stale = await db().project.findMany({ where: { state: "importing" }, select: { id: true, dataPath: true } });
   for (const p of stale) await discardProject(p.id, projectDir(p));
+  await rm(stagingDir(), { recursive: true, force: true });
   return stale.length;
 }
