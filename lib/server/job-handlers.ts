@@ -1,5 +1,6 @@
 import { createMlpSurrogate } from "@/models";
 import { candidateClusteringJobHandler } from "./candidate-clusterings";
+import { labelFreeJobHandler } from "./label-free";
 import { roundJobHandler } from "./rounds";
 import type { JobHandler } from "./worker";
 
@@ -7,4 +8,5 @@ import type { JobHandler } from "./worker";
 export const jobHandlers: Record<string, JobHandler> = {
   round: roundJobHandler(createMlpSurrogate),
   cluster: candidateClusteringJobHandler,
+  "label-free": labelFreeJobHandler,
 };
