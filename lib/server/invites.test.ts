@@ -89,6 +89,14 @@ describe("invites", () => {
     expect(r.status).toBe(409);
     expect((await r.json()).error.message).toBe(`An account with ${existing.email} exists already; sign in, then open the invite link again.`);
     expect((await db().invite.findUniqueOrThrow({ where: { id: forExisting.id } })).acceptedAt).toBeNull();
+
+    const someoneElse = await createTestUser("RESEARCHER");
+    const wrongUser = await accept(someoneElse, tokenOf(forExisting.path));
+    expect(wrongUser.status).toBe(403);
+    expect((await wrongUser.json()).error.message).toBe(`This invite is for ${existing.email}; you are signed in as ${someoneElse.email}.`);
+    const rightUser = await accept(existing, tokenOf(forExisting.path));
+    expect(rightUser.status).toBe(200);
+    expect(await db().projectMember.count({ where: { projectId, userId: existing.id, role: "ANNOTATOR" } })).toBe(1);
   });
 
   it("owners list and revoke open invites; annotators and outsiders cannot create them", async () => {

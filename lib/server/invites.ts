@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { db } from "./db";
-import { badRequest, conflict, notFound } from "./errors";
+import { badRequest, conflict, forbidden, notFound } from "./errors";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "./passwords";
 import { requireProjectRole } from "./project-access";
 import type { SessionUser } from "./session";
@@ -72,6 +72,7 @@ export async function acceptInvite(token: string, user: SessionUser | null, inpu
   let userId: string;
   let created = false;
   if (user) {
+    if (invite.email && invite.email !== user.email.toLowerCase()) throw forbidden(`This invite is for ${invite.email}; you are signed in as ${user.email}.`);
     userId = user.id;
   } else {
     const email = invite.email ?? input.email;
