@@ -2,6 +2,7 @@ import { createMlpSurrogate } from "@/models";
 import { candidateClusteringJobHandler } from "./candidate-clusterings";
 import { labelFreeJobHandler } from "./label-free";
 import { roundJobHandler } from "./rounds";
+import { SIMULATE_JOB, simulationJobHandler } from "./simulations";
 import type { JobHandler } from "./worker";
 
 /** Every job kind the worker runs, by name. Features add their handler here. */
@@ -9,4 +10,5 @@ export const jobHandlers: Record<string, JobHandler> = {
   round: roundJobHandler(createMlpSurrogate),
   cluster: candidateClusteringJobHandler,
   "label-free": labelFreeJobHandler,
+  [SIMULATE_JOB]: simulationJobHandler(createMlpSurrogate),
 };

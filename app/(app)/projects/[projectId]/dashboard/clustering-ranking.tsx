@@ -27,7 +27,8 @@ export function rankClusterings(rounds: RoundRow[], metric: MetricKey, clusterin
   return { ranked: ranked.sort((a, b) => b.value - a.value), round: last };
 }
 
-const compact = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : n.toLocaleString("en"));
+/** Far projections only say "far": a power law fitted to two or three rounds is not worth more digits. */
+const labelsNeeded = (n: number) => (n > 100_000 ? "> 100k labels" : `+${n.toLocaleString("en")} labels`);
 
 export function ClusteringRanking({
   rounds,
@@ -116,7 +117,7 @@ export function ClusteringRanking({
                   <span className="rounded bg-emerald-100 px-1.5 py-0.5 font-medium text-emerald-800">converged</span>
                 ) : (
                   <span className="text-slate-600" title={`interval width ${stop.width.toFixed(3)}; the rule stops below 0.02 with a move under 0.01 over 3 rounds`}>
-                    {stop.labelsStillNeeded === null ? "not shrinking" : stop.labelsStillNeeded === 0 ? "narrow; steadying" : `+${compact(stop.labelsStillNeeded)} labels`}
+                    {stop.labelsStillNeeded === null ? "not shrinking" : stop.labelsStillNeeded === 0 ? "narrow; steadying" : labelsNeeded(stop.labelsStillNeeded)}
                   </span>
                 )}
               </td>
@@ -124,6 +125,15 @@ export function ClusteringRanking({
           );
         })}
       </tbody>
+      <tfoot>
+        <tr>
+          <td colSpan={showTruth ? 8 : 7} className="px-4 pb-3 pt-3 text-[11px] leading-relaxed text-slate-500">
+            Estimate: labels + the surrogate&apos;s pseudo-labels. Interval and P(best): 90% bootstrap over the labels with pseudo-labels drawn from the
+            surrogate, so early on an interval may not contain its estimate. Stop rule: interval narrower than 0.02 and a move under 0.01 over the last 3
+            rounds; the labels still needed come from the interval widths so far.
+          </td>
+        </tr>
+      </tfoot>
     </table>
   );
 }

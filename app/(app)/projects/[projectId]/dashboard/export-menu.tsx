@@ -17,7 +17,7 @@ export function ExportMenu({ projectId }: { projectId: string }) {
       <ul className="absolute right-0 z-20 mt-1 w-60 rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg">
         {EXPORTS.map((e) => (
           <li key={e.label}>
-            <a href={`/api/projects/${projectId}/exports/${e.kind}${e.format ? `?format=${e.format}` : ""}`} download className="block px-3 py-1.5 text-slate-700 hover:bg-slate-50">
+            <a href={`/api/projects/${projectId}/exports/${e.kind}${e.format ? `?format=${e.format}` : ""}`} download onClick={(e) => e.currentTarget.closest("details")?.removeAttribute("open")} className="block px-3 py-1.5 text-slate-700 hover:bg-slate-50">
               {e.label}
             </a>
           </li>
