@@ -1,0 +1,113 @@
+import * as tf from "@tensorflow/tfjs";
+import type { LabeledPairs } from "@/lib/cereal/pairwise-surrogate";
+import type { Inputs } from "./inputs";
+import type { Mlp } from "./mlp";
+import { Adam } from "./optimizers";
+import { Rng } from "./random";
+
+/**
+ * MCL training (meta classification likelihood; L2C, Hsu et al. 2019; paper appendix B): a
+ * network with K' softmax outputs learns from answered pairs only. For a pair (i, j) with
+ * s = 1 (same) or 0 (different), P_ij = sum_k p_ik p_jk and
+ *   loss_ij = -[s log(P_ij + eps) + (1 - s) log(1 - P_ij + eps)].
+ * The gradient is hand-derived (like Mlp.backward) so a step is a fixed handful of kernels.
+ */
+
+export const MCL_EPS = 1e-7;
+
+/**
+ * Mean MCL loss of B pairs and its gradient w.r.t. the logits. logits is [2B x K]: rows 0..B-1
+ * are the pairs' first items, rows B..2B-1 their second items; same is [B] of 0/1.
+ * With g_i = dL/dP * p_j (dP/dp_ik = p_jk) the softmax Jacobian gives
+ *   dL/dz_i = p_i * (g_i - <p_i, g_i>),   dL/dP = (-s/(P + eps) + (1 - s)/(1 - P + eps)) / B.
+ * Call inside tf.tidy.
+ */
+export function mclLossAndGrad(logits: tf.Tensor2D, same: tf.Tensor1D, eps = MCL_EPS): { loss: tf.Scalar; dLogits: tf.Tensor2D } {
+  const b = logits.shape[0] / 2;
+  const p = tf.softmax(logits);
+  const [pa, pb] = tf.split(p, 2, 0) as [tf.Tensor2D, tf.Tensor2D];
+  const P = tf.sum(tf.mul(pa, pb), 1);
+  const notSame = tf.sub(1, same);
+  const loss = tf.neg(tf.mean(tf.add(tf.mul(same, tf.log(tf.add(P, eps))), tf.mul(notSame, tf.log(tf.add(tf.sub(1, P), eps)))))) as tf.Scalar;
+  const dP = tf.div(tf.add(tf.neg(tf.div(same, tf.add(P, eps))), tf.div(notSame, tf.add(tf.sub(1, P), eps))), b).reshape([b, 1]);
+  const g = tf.concat([tf.mul(dP, pb), tf.mul(dP, pa)]);
+  const dLogits = tf.mul(p, tf.sub(g, tf.sum(tf.mul(p, g), 1, true))) as tf.Tensor2D;
+  return { loss, dLogits };
+}
+
+export interface MclOptions {
+  readonly seed: number;
+  /** Adam step size (default 0.01, the paper's) */
+  readonly learningRate?: number;
+  /** L2 weight decay added to the gradient, torch Adam's weight_decay (default 5e-4) */
+  readonly weightDecay?: number;
+  /** pairs per step (default 32) */
+  readonly batchSize?: number;
+  /** passes over the answered pairs (default 50) */
+  readonly epochs?: number;
+  /** the cap on steps per fit, so a round stays short (default 600) */
+  readonly maxSteps?: number;
+  readonly onStep?: (step: number, total: number) => void;
+}
+
+export interface MclResult {
+  readonly steps: number;
+  /** mean loss over the last (up to) 32 steps */
+  readonly finalLoss: number | null;
+}
+
+export const MCL_DEFAULTS = { learningRate: 0.01, weightDecay: 5e-4, batchSize: 32, epochs: 50, maxSteps: 600 } as const;
+
+/**
+ * Trains the network on answered pairs with Adam. Random pairs are mostly "different" (about
+ * 1 - 1/K of them), so every batch is balanced: half positives, half negatives, each drawn
+ * uniformly with replacement from its kind (all of one kind when the other is absent). Steps:
+ * epochs x ceil(pairs / batch), capped at maxSteps.
+ */
+export async function trainMcl(mlp: Mlp, x: Inputs, pairs: LabeledPairs, options: MclOptions): Promise<MclResult> {
+  const n = pairs.a.length;
+  if (n === 0) return { steps: 0, finalLoss: null };
+  const batch = options.batchSize ?? MCL_DEFAULTS.batchSize;
+  const epochs = options.epochs ?? MCL_DEFAULTS.epochs;
+  const lr = options.learningRate ?? MCL_DEFAULTS.learningRate;
+  const wd = options.weightDecay ?? MCL_DEFAULTS.weightDecay;
+  const total = Math.min(epochs * Math.ceil(n / batch), options.maxSteps ?? MCL_DEFAULTS.maxSteps);
+  const positives: number[] = [];
+  const negatives: number[] = [];
+  for (let i = 0; i < n; i++) (pairs.same[i] ? positives : negatives).push(i);
+  const rng = new Rng(options.seed ^ 0x6d636c);
+  const optimizer = new Adam(mlp.numParams);
+  const rows = new Int32Array(2 * batch);
+  const same = new Float32Array(batch);
+  const xb = new Float32Array(2 * batch * x.d);
+  const recent: number[] = [];
+  try {
+    for (let step = 1; step <= total; step++) {
+      for (let i = 0; i < batch; i++) {
+        const kind = positives.length === 0 ? negatives : negatives.length === 0 ? positives : i % 2 === 0 ? positives : negatives;
+        const pair = kind[rng.int(kind.length)];
+        rows[i] = pairs.a[pair];
+        rows[batch + i] = pairs.b[pair];
+        same[i] = pairs.same[pair];
+      }
+      x.copyRows(rows, xb);
+      const loss = tf.tidy(() => {
+        const weights = mlp.weights(true);
+        const inputs: tf.Tensor2D[] = [];
+        const logits = mlp.forward(tf.tensor2d(xb, [2 * batch, x.d]), mlp.keepMasks(2 * batch, rng), weights, inputs);
+        const { loss, dLogits } = mclLossAndGrad(logits, tf.tensor1d(same));
+        const grad = mlp.backward(inputs, weights, dLogits);
+        optimizer.step(mlp.theta, wd > 0 ? (tf.add(grad, tf.mul(mlp.theta, wd)) as tf.Tensor1D) : grad, lr);
+        return loss;
+      });
+      // reading a loss back syncs the backend: only over the last 32 steps
+      if (step > total - 32) recent.push((await loss.data())[0]);
+      loss.dispose();
+      options.onStep?.(step, total);
+      if (step % 32 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    optimizer.dispose();
+  }
+  return { steps: total, finalLoss: recent.length ? recent.reduce((s, v) => s + v, 0) / recent.length : null };
+}

@@ -1,0 +1,93 @@
+import * as tf from "@tensorflow/tfjs";
+import type { EmbeddingMatrix, FitProgress } from "@/lib/cereal/surrogate";
+import type {
+  LabeledPairs,
+  PairwiseFitOptions,
+  PairwiseFitReport,
+  PairwiseSurrogate,
+  PairwiseSurrogateFactory,
+} from "@/lib/cereal/pairwise-surrogate";
+import { ensureBackend } from "./backend";
+import { Inputs } from "./inputs";
+import { trainMcl, type MclOptions } from "./mcl";
+import { Mlp } from "./mlp";
+
+/** rows per inference chunk: bounds backend memory at 100k-row predictions */
+const PREDICT_CHUNK = 8192;
+
+export interface PairwiseSurrogateConfig {
+  /** "mlp": the surrogates issue's 4 x 128 MLP (default); "linear": D -> K' as the paper used */
+  readonly model?: "mlp" | "linear";
+  readonly hidden?: readonly number[];
+  readonly dropout?: number;
+  readonly mcl?: Omit<MclOptions, "seed" | "onStep">;
+}
+
+/** The L2C surrogate on TF.js: an MLP (or linear model) with K' outputs trained by MCL. */
+export class MclSurrogate implements PairwiseSurrogate {
+  private disposed = false;
+
+  private constructor(
+    private readonly x: Inputs,
+    private readonly mlp: Mlp,
+    private readonly backend: string,
+    private readonly config: PairwiseSurrogateConfig,
+  ) {}
+
+  static async create(embeddings: EmbeddingMatrix, numOutputs: number, config: PairwiseSurrogateConfig = {}): Promise<MclSurrogate> {
+    if (!(numOutputs >= 2)) throw new Error(`numOutputs must be >= 2, got ${numOutputs}`);
+    const choice = await ensureBackend();
+    const hidden = config.model === "linear" ? [] : config.hidden;
+    const mlp = new Mlp({ inputDim: embeddings.d, numClasses: numOutputs, hidden, dropout: config.dropout }, 0);
+    return new MclSurrogate(Inputs.fromEmbeddings(embeddings), mlp, choice.name, config);
+  }
+
+  get numOutputs(): number {
+    return this.mlp.numClasses;
+  }
+
+  async fit(pairs: LabeledPairs, options: PairwiseFitOptions, onProgress?: (progress: FitProgress) => void): Promise<PairwiseFitReport> {
+    this.assertLive();
+    if (pairs.a.length !== pairs.b.length || pairs.a.length !== pairs.same.length) throw new Error("pair arrays differ in length");
+    const started = performance.now();
+    this.mlp.reset(options.seed);
+    const r = await trainMcl(this.mlp, this.x, pairs, {
+      ...this.config.mcl,
+      seed: options.seed,
+      onStep: onProgress ? (step, total) => onProgress({ step, total }) : undefined,
+    });
+    return { backend: this.backend, trainSeconds: (performance.now() - started) / 1000, steps: r.steps, finalLoss: r.finalLoss };
+  }
+
+  async predictProba(rows: Int32Array): Promise<Float32Array> {
+    this.assertLive();
+    const k = this.mlp.numClasses;
+    const out = new Float32Array(rows.length * k);
+    for (let start = 0; start < rows.length; start += PREDICT_CHUNK) {
+      const chunk = rows.subarray(start, Math.min(start + PREDICT_CHUNK, rows.length));
+      const xb = this.x.copyRows(chunk, new Float32Array(chunk.length * this.x.d));
+      const p = tf.tidy(() => tf.softmax(this.mlp.forward(tf.tensor2d(xb, [chunk.length, this.x.d]), null)));
+      out.set(await p.data(), start * k);
+      p.dispose();
+    }
+    return out;
+  }
+
+  private assertLive(): void {
+    if (this.disposed) throw new Error("surrogate was disposed");
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.mlp.dispose();
+  }
+}
+
+/** A PairwiseSurrogateFactory with another model, widths or MCL hyper-parameters. */
+export function mclSurrogateFactory(config: PairwiseSurrogateConfig): PairwiseSurrogateFactory {
+  return (embeddings, numOutputs) => MclSurrogate.create(embeddings, numOutputs, config);
+}
+
+/** The default pairwise surrogate: the MLP trained with MCL at the paper's settings. */
+export const createMclSurrogate: PairwiseSurrogateFactory = mclSurrogateFactory({});
