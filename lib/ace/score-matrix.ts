@@ -5,6 +5,10 @@
  * Davies-Bouldin (lower is better) enters negated.
  */
 import { calinskiHarabasz, daviesBouldin, silhouette, type Labels } from "@/lib/metrics";
+import { silhouettesOfClusterings } from "./shared-silhouettes";
+
+/** Up to this N silhouettes are exact (lib/metrics' default); all clusterings share one distance pass. */
+const EXACT_SILHOUETTE_LIMIT = 20_000;
 
 export type InternalMeasure = "silhouette" | "davies-bouldin" | "calinski-harabasz";
 export const INTERNAL_MEASURES: readonly InternalMeasure[] = ["silhouette", "davies-bouldin", "calinski-harabasz"];
@@ -57,7 +61,11 @@ export function scoreMatrix(
   options: ScoreOptions = {},
 ): ScoreMatrix {
   const names = spaces.map((s) => s.name);
-  const scores = spaces.map((space) => clusterings.map((c) => orientedScore(measure, space.x, c.labels, options)));
+  const scores = spaces.map((space) =>
+    measure === "silhouette" && space.x.length / space.d <= EXACT_SILHOUETTE_LIMIT
+      ? silhouettesOfClusterings(space.x, space.d, clusterings.map((c) => c.labels))
+      : clusterings.map((c) => orientedScore(measure, space.x, c.labels, options)),
+  );
   const paired = clusterings.map((c, j) => {
     const s = c.space == null ? -1 : names.indexOf(c.space);
     return s >= 0 ? scores[s][j] : NaN;
