@@ -59,6 +59,22 @@ describe("kNN graph", () => {
     ]);
     expect(entries(3)).toEqual([[2, 0.5]]);
   });
+
+  it("agrees with a naive search over every pair (blocked rows and the tail)", () => {
+    const random = createRandom(6);
+    const n = 23;
+    const d = 3;
+    const x = Float64Array.from({ length: n * d }, () => random.next());
+    const nn = nearestNeighbours(x, n, d, 4);
+    for (let i = 0; i < n; i++) {
+      const dist = (j: number) => [0, 1, 2].reduce((s, t) => s + (x[i * d + t] - x[j * d + t]) ** 2, 0);
+      const naive = Array.from({ length: n }, (_, j) => j)
+        .filter((j) => j !== i)
+        .sort((a, b) => dist(a) - dist(b))
+        .slice(0, 4);
+      expect(Array.from(nn.subarray(i * 4, i * 4 + 4))).toEqual(naive);
+    }
+  });
 });
 
 describe("Lanczos", () => {

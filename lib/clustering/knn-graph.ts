@@ -38,17 +38,44 @@ export function nearestNeighbours(points: Float32Array | Float64Array, n: number
     bestD[o + p] = dist;
     bestI[o + p] = j;
   };
-  for (let i = 0; i < n; i++) {
-    const a = i * d;
-    for (let j = i + 1; j < n; j++) {
+  const consider = (i: number, j: number, dot: number) => {
+    const dist = sq[i] + sq[j] - 2 * dot;
+    if (dist < bestD[i * k + k - 1]) insert(i, dist, j);
+    if (dist < bestD[j * k + k - 1]) insert(j, dist, i);
+  };
+  const pairDot = (i: number, j: number) => {
+    let dot = 0;
+    for (let t = 0, a = i * d, b = j * d; t < d; t++) dot += x[a + t] * x[b + t];
+    return dot;
+  };
+  // blocks of four rows against every later row: each loaded x_j feeds four products
+  let i0 = 0;
+  for (; i0 + 4 <= n; i0 += 4) {
+    for (let r = i0; r < i0 + 4; r++) for (let j = r + 1; j < i0 + 4; j++) consider(r, j, pairDot(r, j));
+    const a0 = i0 * d;
+    const a1 = a0 + d;
+    const a2 = a1 + d;
+    const a3 = a2 + d;
+    for (let j = i0 + 4; j < n; j++) {
       const b = j * d;
-      let dot = 0;
-      for (let t = 0; t < d; t++) dot += x[a + t] * x[b + t];
-      const dist = sq[i] + sq[j] - 2 * dot;
-      if (dist < bestD[i * k + k - 1]) insert(i, dist, j);
-      if (dist < bestD[j * k + k - 1]) insert(j, dist, i);
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let t = 0; t < d; t++) {
+        const v = x[b + t];
+        s0 += x[a0 + t] * v;
+        s1 += x[a1 + t] * v;
+        s2 += x[a2 + t] * v;
+        s3 += x[a3 + t] * v;
+      }
+      consider(i0, j, s0);
+      consider(i0 + 1, j, s1);
+      consider(i0 + 2, j, s2);
+      consider(i0 + 3, j, s3);
     }
   }
+  for (let i = i0; i < n; i++) for (let j = i + 1; j < n; j++) consider(i, j, pairDot(i, j));
   return bestI;
 }
 
