@@ -228,3 +228,25 @@ test("an annotator cannot open the dashboard and sees estimates only where the o
   expect((await other.goto(`/projects/${projectId}/dashboard`))?.status()).toBe(403);
   await context.close();
 });
+
+test("the owner runs an oracle simulation and reads its curves and AEC table", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.goto(`/projects/${projectId}/dashboard`);
+  await page.getByRole("link", { name: "Simulation" }).click();
+  await expect(page.getByRole("heading", { name: "Simulation · Dashboard e2e" })).toBeVisible();
+  const form = page.getByRole("form", { name: "New simulation" });
+  await form.getByLabel("Acquisition").selectOption("random");
+  await form.getByLabel("Seed batch").fill("20");
+  await form.getByLabel("Batch", { exact: true }).fill("20");
+  await form.getByLabel("Budget").fill("60");
+  await form.getByLabel("Train steps").fill("16");
+  await form.getByRole("button", { name: "Run simulation" }).click();
+  await expect(page.getByTestId("simulation-run").first()).toHaveAttribute("data-status", "done", { timeout: 150_000 });
+  const { simulations } = await (await page.request.get(`/api/projects/${projectId}/simulations`)).json();
+  expect(simulations[0].options).toMatchObject({ acquisition: "random", seedSize: 20, batch: 20, budget: 60, steps: 16 });
+  const table = page.getByTestId("aec-table");
+  await expect(table).toContainText(simulations[0].summary.aec.nmi.toFixed(4));
+  await expect(table.locator("tbody tr")).toHaveCount(2 + 3 + (simulations[0].summary.intervalCoverage ? 1 : 0));
+  await shoot(page, "simulation");
+});

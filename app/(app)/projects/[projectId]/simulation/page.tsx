@@ -1,0 +1,40 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ACQUISITIONS } from "@/lib/cereal/acquisition";
+import { ESTIMATORS } from "@/lib/cereal/estimators";
+import { requirePageUser } from "@/lib/server/page-session";
+import { requireProjectRole } from "@/lib/server/project-access";
+import { getProject } from "@/lib/server/projects";
+import { pageError } from "../page-error";
+import { SimulationRuns } from "./simulation-runs";
+
+export const metadata: Metadata = { title: "Simulation" };
+
+/** Oracle simulations (owner): how would the loop have done here, with the reference labels answering? */
+export default async function SimulationPage({ params }: { params: Promise<{ projectId: string }> }) {
+  const { projectId } = await params;
+  const user = await requirePageUser(`/projects/${projectId}/simulation`);
+  await requireProjectRole(user, projectId, "OWNER").catch(pageError);
+  const project = await getProject(user, projectId).catch(pageError);
+  return (
+    <div className="space-y-5">
+      <div>
+        <Link href={`/projects/${projectId}/dashboard`} className="text-xs text-slate-500 hover:text-slate-700">
+          ← Dashboard
+        </Link>
+        <h1 className="text-xl font-semibold tracking-tight">Simulation · {project.name}</h1>
+        <p className="mt-1 max-w-3xl text-sm text-slate-600">
+          The reference labels answer every query, so each round&apos;s estimate can be compared with the true value. The area under the error curve
+          (AEC) summarises a run: lower is better. A run occupies the worker, so rounds of live labeling wait behind it; keep budgets modest.
+        </p>
+      </div>
+      {project.hasReferenceLabels && project.mode !== "pairwise" ? (
+        <SimulationRuns projectId={projectId} acquisitions={[...ACQUISITIONS]} estimators={Object.keys(ESTIMATORS)} n={project.n} />
+      ) : (
+        <p className="rounded-md border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          {project.mode === "pairwise" ? "Simulations run clusterwise; this project labels pairs." : "This project's bundle has no reference labels (labels.npy), so there is no oracle to simulate with."}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,263 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+import { apiJson } from "@/app/components/api";
+import { ConvergenceChart } from "../dashboard/convergence-chart";
+import { CLUSTERING_COLORS, formatMetric, METRICS, type MetricKey, type RoundRow } from "../dashboard/dashboard-types";
+
+type Values = Record<MetricKey, number>;
+interface Run {
+  id: string;
+  status: string;
+  options: { acquisition: string; estimator: string; fixmatch: boolean; seedSize: number; batch: number; budget: number; steps: number; seed: number };
+  progress: { round: number; nLabels: number; budget: number } | null;
+  summary: Summary | null;
+  error: string | null;
+  createdAt: string;
+}
+interface Summary {
+  aec: Values;
+  aecPer1000Labels: Values;
+  aecByClustering: Record<string, { aec: Values; aecPer1000Labels: Values }>;
+  finalAbsErr: Record<string, Values>;
+  intervalCoverage: Values | null;
+  rounds: number;
+  nLabels: number;
+}
+interface SimRound {
+  round: number;
+  nLabels: number;
+  estimate: Record<string, Values>;
+  interval: Record<string, Record<MetricKey, [number, number]>> | null;
+  pBest: Record<MetricKey, Record<string, number>> | null;
+  true: Record<string, Values>;
+  maskRate: number | null;
+  roundSeconds: number | null;
+}
+
+/** The simulator's rounds in the dashboard's round shape, so the same chart draws both. */
+function asRoundRows(rounds: SimRound[]): RoundRow[] {
+  return rounds.map((r) => ({
+    index: r.round,
+    status: "done",
+    nLabels: r.nLabels,
+    backend: null,
+    maskRate: r.maskRate,
+    trainSeconds: null,
+    roundSeconds: r.roundSeconds,
+    writeSeconds: null,
+    error: null,
+    createdAt: "",
+    finishedAt: null,
+    job: null,
+    estimates: Object.entries(r.estimate).flatMap(([clustering, values]) =>
+      METRICS.map((m) => ({ clustering, metric: m.key, value: values[m.key], lo: r.interval?.[clustering]?.[m.key]?.[0] ?? null, hi: r.interval?.[clustering]?.[m.key]?.[1] ?? null, pBest: r.pBest?.[m.key]?.[clustering] ?? null })),
+    ),
+  }));
+}
+
+const field = "rounded border border-slate-300 bg-white px-2 py-1 text-sm";
+
+export function SimulationRuns({ projectId, acquisitions, estimators, n }: { projectId: string; acquisitions: string[]; estimators: string[]; n: number }) {
+  const [runs, setRuns] = useState<Run[]>([]);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [rounds, setRounds] = useState<SimRound[] | null>(null);
+  const [metric, setMetric] = useState<MetricKey>("nmi");
+  const [error, setError] = useState<string | null>(null);
+  const [form, setForm] = useState({ acquisition: "hardnmi", estimator: "argmax", fixmatch: false, seedSize: 50, batch: 50, budget: Math.min(300, n), steps: 256, seed: 0 });
+
+  const load = useCallback(async () => {
+    const { simulations } = await apiJson<{ simulations: Run[] }>(`/api/projects/${projectId}/simulations`);
+    setRuns(simulations);
+    return simulations;
+  }, [projectId]);
+
+  // poll while a run is queued or running: simulations are rare and short-lived, a stream would be overkill
+  const active = runs.some((r) => r.status === "queued" || r.status === "running");
+  useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the first load, then polling while a run is active
+    void load();
+    if (!active) return;
+    const timer = setInterval(() => void load(), 2000);
+    return () => clearInterval(timer);
+  }, [load, active]);
+
+  const current = runs.find((r) => r.id === selected) ?? runs.find((r) => r.status === "done") ?? null;
+  const currentId = current?.status === "done" ? current.id : null;
+  useEffect(() => {
+    if (!currentId) return;
+    let live = true;
+    apiJson<{ result: { rounds: SimRound[] } | null }>(`/api/projects/${projectId}/simulations/${currentId}`).then((r) => live && setRounds(r.result?.rounds ?? null));
+    return () => {
+      live = false;
+    };
+  }, [projectId, currentId]);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      const { id } = await apiJson<{ id: string }>(`/api/projects/${projectId}/simulations`, { method: "POST", body: form });
+      setSelected(id);
+      await load();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+
+  const clusterings = rounds ? Object.keys(rounds[0]?.estimate ?? {}) : [];
+  const colors = Object.fromEntries(clusterings.map((c, i) => [c, CLUSTERING_COLORS[i % CLUSTERING_COLORS.length]]));
+  const num = (key: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [key]: Number(e.target.value) });
+
+  return (
+    <div className="space-y-4">
+      <form onSubmit={submit} aria-label="New simulation" className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-4 text-xs text-slate-600">
+        <label className="flex flex-col gap-1">
+          Acquisition
+          <select className={field} value={form.acquisition} onChange={(e) => setForm({ ...form, acquisition: e.target.value })}>
+            {acquisitions.map((a) => (
+              <option key={a}>{a}</option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          Estimator
+          <select className={field} value={form.estimator} onChange={(e) => setForm({ ...form, estimator: e.target.value })}>
+            {estimators.map((a) => (
+              <option key={a}>{a}</option>
+            ))}
+          </select>
+        </label>
+        {(["seedSize", "batch", "budget", "steps", "seed"] as const).map((key) => (
+          <label key={key} className="flex flex-col gap-1">
+            {{ seedSize: "Seed batch", batch: "Batch", budget: "Budget", steps: "Train steps", seed: "Random seed" }[key]}
+            <input type="number" min={key === "seed" ? 0 : 1} className={`${field} w-24`} value={form[key]} onChange={num(key)} />
+          </label>
+        ))}
+        <label className="flex items-center gap-1.5 pb-1.5">
+          <input type="checkbox" checked={form.fixmatch} onChange={(e) => setForm({ ...form, fixmatch: e.target.checked })} />
+          FixMatch
+        </label>
+        <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500">
+          Run simulation
+        </button>
+        {error && (
+          <p role="alert" className="w-full text-rose-700">
+            {error}
+          </p>
+        )}
+      </form>
+
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,4fr)_minmax(0,8fr)]">
+        <section className="rounded-xl border border-slate-200 bg-white" aria-label="Runs">
+          <h2 className="px-4 pb-1 pt-3 text-sm font-semibold">Runs</h2>
+          {runs.length === 0 && <p className="px-4 pb-3 text-sm text-slate-500">No simulation yet.</p>}
+          <ul className="divide-y divide-slate-100 text-xs">
+            {runs.map((r) => (
+              <li key={r.id}>
+                <button
+                  type="button"
+                  onClick={() => setSelected(r.id)}
+                  data-testid="simulation-run"
+                  data-status={r.status}
+                  className={`w-full px-4 py-2 text-left ${current?.id === r.id ? "bg-indigo-50/70" : "hover:bg-slate-50"}`}
+                >
+                  <div className="flex justify-between">
+                    <span className="font-medium text-slate-800">
+                      {r.options.acquisition} · {r.options.estimator}
+                      {r.options.fixmatch ? " · FixMatch" : ""}
+                    </span>
+                    <span className={r.status === "failed" ? "text-rose-700" : r.status === "done" ? "text-emerald-700" : "text-indigo-700"}>
+                      {r.status === "running" && r.progress ? `${r.progress.nLabels}/${r.progress.budget} labels` : r.status}
+                    </span>
+                  </div>
+                  <div className="text-slate-500">
+                    seed {r.options.seedSize} + {r.options.batch}/round to {r.options.budget} · {r.options.steps} steps · seed {r.options.seed}
+                    {r.summary ? ` · AEC(NMI) ${formatMetric(r.summary.aec.nmi, 4)}` : ""}
+                  </div>
+                  {r.error && <div className="text-rose-700">{r.error}</div>}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <section className="rounded-xl border border-slate-200 bg-white p-3" aria-label="Result">
+          {current?.status === "done" && rounds && current.summary ? (
+            <div className="space-y-3">
+              <div className="flex items-center gap-1" role="tablist" aria-label="Metric">
+                {METRICS.map((m) => (
+                  <button
+                    key={m.key}
+                    type="button"
+                    role="tab"
+                    aria-selected={metric === m.key}
+                    onClick={() => setMetric(m.key)}
+                    className={`rounded-md px-2.5 py-1 text-xs font-medium ${metric === m.key ? "bg-slate-900 text-white" : "text-slate-600 hover:bg-slate-200"}`}
+                  >
+                    {m.label}
+                  </button>
+                ))}
+              </div>
+              <div className="h-64">
+                <ConvergenceChart rounds={asRoundRows(rounds)} metric={metric} clusterings={clusterings} colors={colors} selected={null} trueMetrics={rounds[0].true} />
+              </div>
+              <AecTable summary={current.summary} clusterings={clusterings} colors={colors} />
+            </div>
+          ) : (
+            <p className="p-4 text-sm text-slate-500">{current ? `The selected run is ${current.status}.` : "Run a simulation to see its curves and AEC."}</p>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+function AecTable({ summary, clusterings, colors }: { summary: Summary; clusterings: string[]; colors: Record<string, string> }) {
+  return (
+    <table className="w-full text-xs tabular-nums" data-testid="aec-table">
+      <thead>
+        <tr className="border-b border-slate-200 text-right text-[11px] uppercase tracking-wide text-slate-500">
+          <th className="py-1 text-left font-medium">AEC</th>
+          {METRICS.map((m) => (
+            <th key={m.key} className="font-medium">
+              {m.label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className="text-right">
+        <tr className="border-b border-slate-100 font-medium">
+          <td className="py-1 text-left">mean, per round</td>
+          {METRICS.map((m) => (
+            <td key={m.key}>{formatMetric(summary.aec[m.key], 4)}</td>
+          ))}
+        </tr>
+        <tr className="border-b border-slate-100">
+          <td className="py-1 text-left">mean, per 1000 labels</td>
+          {METRICS.map((m) => (
+            <td key={m.key}>{formatMetric(summary.aecPer1000Labels[m.key], 4)}</td>
+          ))}
+        </tr>
+        {clusterings.map((c) => (
+          <tr key={c} className="border-b border-slate-100 text-slate-600">
+            <td className="py-1 text-left">
+              <span className="mr-1.5 inline-block h-2 w-2 rounded-full" style={{ background: colors[c] }} />
+              <span className="font-mono">{c}</span>
+            </td>
+            {METRICS.map((m) => (
+              <td key={m.key}>{formatMetric(summary.aecByClustering[c]?.aec[m.key], 4)}</td>
+            ))}
+          </tr>
+        ))}
+        {summary.intervalCoverage && (
+          <tr className="text-slate-600">
+            <td className="py-1 text-left">interval coverage</td>
+            {METRICS.map((m) => (
+              <td key={m.key}>{Math.round(summary.intervalCoverage![m.key] * 100)}%</td>
+            ))}
+          </tr>
+        )}
+      </tbody>
+    </table>
+  );
+}
