@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import * as labelFreeRoute from "@/app/api/projects/[projectId]/label-free/route";
 import { db } from "./db";
-import { digitsProject } from "./labeling-test-fixture";
+import { evaluateLabelFree } from "@/lib/ace";
+import { loadSpacesBundle } from "@/lib/data/embedding-spaces";
+import { importBundle } from "./imports";
+import { asSession, digitsProject } from "./labeling-test-fixture";
 import { labelFreeJobHandler } from "./label-free";
-import { requestAs, routeContext } from "./test-requests";
+import { createTestUser, requestAs, routeContext } from "./test-requests";
 import { runOneJob } from "./worker";
 
 const handlers = { "label-free": labelFreeJobHandler };
@@ -45,5 +48,28 @@ describe("label-free evaluation of a project's clusterings", () => {
     // a removed clustering makes the cache stale
     await db().clustering.delete({ where: { id: ready.clusterings[0].id } });
     expect((await (await get(owner, projectId)).json()).state).toBe("computing");
+    await db().job.updateMany({ where: { projectId, status: "queued" }, data: { status: "cancelled" } });
+  });
+
+  it("on digits-spaces, the job (space by space) gives what evaluateLabelFree gives on the bundle", async () => {
+    const owner = asSession(await createTestUser("RESEARCHER"));
+    const { projectId } = await importBundle("data/digits-spaces", owner.id, { name: "Digits spaces", mode: "clusterwise" });
+    const { seed } = await db().project.findUniqueOrThrow({ where: { id: projectId } });
+    await get(owner, projectId);
+    expect(await runOneJob("worker-test", { handlers })).toBe(true);
+    const ready = await (await get(owner, projectId)).json();
+    expect(ready.state).toBe("ready");
+    const bundle = await loadSpacesBundle("data/digits-spaces");
+    const direct = evaluateLabelFree(bundle.spaces, bundle.clusterings, "silhouette", { seed });
+    const byName = new Map(ready.clusterings.map((c: { name: string }) => [c.name, c]));
+    bundle.clusterings.forEach((c, i) => {
+      const served = byName.get(c.name) as { paired: number; pooled: number; ace: number };
+      expect(served.paired).toBeCloseTo(direct.matrix.paired[i], 12);
+      expect(served.pooled).toBeCloseTo(direct.pooled[i], 12);
+      expect(served.ace).toBeCloseTo(direct.ace.scores[i], 12);
+    });
+    // scikit-learn's silhouette of raw_kmeans_k8 in its own space, from the manifest
+    expect((byName.get("raw_kmeans_k8") as { paired: number }).paired).toBeCloseTo(0.17875851690769196, 6);
+    expect(ready.spaces.map((s: { name: string }) => s.name).sort()).toEqual([...bundle.spaces.map((s) => s.name)].sort());
   });
 });

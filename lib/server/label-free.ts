@@ -8,7 +8,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { evaluateLabelFree, INTERNAL_MEASURES, type InternalMeasure } from "@/lib/ace";
+import { ace, INTERNAL_MEASURES, pooledScores, scoreMatrix, screenSpaces, type InternalMeasure, type ScoreMatrix, type SpaceDip } from "@/lib/ace";
 import { readNpy } from "@/lib/data/npy";
 import { db } from "./db";
 import { enqueueJob } from "./jobs";
@@ -93,16 +93,29 @@ export const labelFreeJobHandler: JobHandler = async ({ job, progress }) => {
   const { projectId, measure } = jobPayload.parse(job.payload);
   const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { id: true, n: true, dataPath: true, embeddingSpace: true, seed: true } });
   const current = await inputs(project, measure);
-  await progress({ stage: "reading", spaces: current.spaces.length, clusterings: current.clusterings.length });
-  const spaces = [];
-  for (const s of current.spaces) {
-    const a = await readNpy(projectFile(project, s.file));
-    spaces.push({ name: s.name, x: a.data as Float32Array, d: a.shape[1] });
-  }
   const clusterings = [];
   for (const c of current.clusterings) clusterings.push({ name: c.name, labels: (await readNpy(projectFile(project, c.file))).data as Int32Array, space: c.space });
-  await progress({ stage: "scoring" });
-  const r = evaluateLabelFree(spaces, clusterings, measure, { seed: project.seed });
+  // one space at a time, renewing the lease in between: a space of 20 000 items takes tens of
+  // seconds of synchronous work, and the lease must not lapse meanwhile (lib/ace's evaluateLabelFree, split)
+  const dips: SpaceDip[] = [];
+  const rows: number[][] = [];
+  for (const [index, s] of current.spaces.entries()) {
+    await progress({ stage: "scoring", space: s.name, done: index, of: current.spaces.length });
+    const a = await readNpy(projectFile(project, s.file));
+    const space = { name: s.name, x: a.data as Float32Array, d: a.shape[1] };
+    dips.push(screenSpaces([space], { seed: project.seed })[0]);
+    rows.push([...scoreMatrix([space], clusterings, measure, { seed: project.seed }).scores[0]]);
+  }
+  const names = current.spaces.map((s) => s.name);
+  const matrix: ScoreMatrix = {
+    measure,
+    spaces: names,
+    clusterings: clusterings.map((c) => c.name),
+    scores: rows,
+    paired: clusterings.map((c, j) => (c.space !== null && names.includes(c.space) ? rows[names.indexOf(c.space)][j] : NaN)),
+  };
+  const aceResult = ace({ spaces: names, scores: rows, dipPValues: dips.map((d) => d.pValue) });
+  const r = { matrix, dips, pooled: pooledScores(matrix, aceResult.multimodalSpaces), ace: aceResult };
   const weights = new Map(r.ace.chosen.spaces.map((s, i) => [s, r.ace.chosen.weights[i]]));
   const result: LabelFreeResult = {
     measure,
