@@ -1,0 +1,292 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ActionBar, type BarAction } from "./action-bar";
+import { apiRequest, errorMessage } from "./api-request";
+import { ClassPicker, FILTER_ABOVE, type ClassOption } from "./class-picker";
+import { classKeys, PAIR_KEYS, RESERVED_KEYS } from "./class-keys";
+import { HelpDialog, type KeyHelp } from "./help-dialog";
+import { ItemView } from "./item-view";
+import { NewClassDialog } from "./new-class-dialog";
+import { PairAnswers, type PairAnswer } from "./pair-answers";
+import { ProgressMeter } from "./progress-meter";
+import { QueueNotice } from "./queue-notice";
+import { RoundIndicator } from "./round-indicator";
+import { SaveStatus } from "./save-status";
+import { SkipDialog } from "./skip-dialog";
+import { ToastStack } from "./toast-stack";
+import { useClassExamples } from "./use-class-examples";
+import { useLabelingSession } from "./use-labeling-session";
+import { useProjectSnapshot } from "./use-project-snapshot";
+import { useToasts } from "./use-toasts";
+import { useWorkspaceKeys } from "./use-workspace-keys";
+
+export interface WorkspaceProject {
+  id: string;
+  name: string;
+  mode: "clusterwise" | "pairwise";
+  classMode: "fixed" | "open";
+  itemKind: string;
+  guidelines: string;
+  classes: ClassOption[];
+}
+
+// A key press within this time of a new item is taken for a double press, not an answer to it:
+// nobody judges an item in 150 ms, so a bouncing key or a double tap never labels an unseen item.
+const ARM_MS = 150;
+const ITEM_SIZE = { clusterwise: 448, pairwise: 384 };
+const TEXT_WIDTH = 600; // about 60 characters of 18 px text: a comfortable line to read
+
+/** "1–9", "0", "A–F" for the key list, from the keys the classes got. */
+function classKeyRanges(keys: (string | null)[]): string[] {
+  const given = keys.filter((k): k is string => k !== null);
+  const digits = given.filter((k) => /\d/.test(k));
+  const letters = given.filter((k) => !/\d/.test(k));
+  const range = (list: string[]) => (list.length > 1 ? `${list[0]}–${list.at(-1)}` : list[0]).toUpperCase();
+  return [
+    ...(digits.length ? [range(digits.filter((d) => d !== "0"))] : []),
+    ...(digits.includes("0") ? ["0"] : []),
+    ...(letters.length ? [range(letters)] : []),
+  ];
+}
+
+export function LabelWorkspace({ project, userId }: { project: WorkspaceProject; userId: string }) {
+  const pairwise = project.mode === "pairwise";
+  const open = project.classMode === "open";
+  const signInUrl = `/signin?callbackUrl=${encodeURIComponent(`/projects/${project.id}/label`)}`;
+  const router = useRouter();
+  // The answers not yet saved stay in localStorage and go out when the workspace opens again.
+  const toSignIn = useCallback(() => router.push(signInUrl), [router, signInUrl]);
+  const { toasts, notify, dismiss } = useToasts();
+  const session = useLabelingSession({ projectId: project.id, userId, onUnauthenticated: toSignIn, notify });
+  const snapshot = useProjectSnapshot(project.id, toSignIn);
+  const labels = snapshot?.labels ?? session.progress?.labels ?? null;
+  const budget = snapshot?.budget ?? session.progress?.budget ?? null;
+  const examples = useClassExamples(project.id, labels);
+
+  const [classes, setClasses] = useState(project.classes);
+  const keys = useMemo(() => classKeys(classes.length), [classes.length]);
+  const keyToClass = useMemo(() => new Map(keys.flatMap((k, i) => (k ? [[k, classes[i].index] as const] : []))), [keys, classes]);
+  const [dialog, setDialog] = useState<null | "help" | "skip" | "newClass">(null);
+  const [flash, setFlash] = useState<{ value: number | PairAnswer; at: number } | null>(null);
+  const filterRef = useRef<HTMLInputElement>(null);
+
+  const current = session.current;
+  const [armedFor, setArmedFor] = useState<string | null>(null);
+  useEffect(() => {
+    if (!current) return;
+    const timer = setTimeout(() => setArmedFor(current.id), ARM_MS);
+    return () => clearTimeout(timer);
+  }, [current]);
+  const armed = current !== null && armedFor === current.id;
+
+  useEffect(() => {
+    if (!flash) return;
+    const timer = setTimeout(() => setFlash(null), 180);
+    return () => clearTimeout(timer);
+  }, [flash]);
+
+  // A new batch, a resumed project or a finished round may bring tasks: ask at once instead of at the next poll.
+  const refill = session.refill;
+  const roundKey = `${snapshot?.batch?.index}:${snapshot?.paused}:${snapshot?.lastRound?.index}`;
+  useEffect(() => {
+    if (!current) refill();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the project's state changes
+  }, [roundKey]);
+
+  // The last answer stays in view, so a slip is noticed while Z can still take it back.
+  const [lastAnswer, setLastAnswer] = useState<string | null>(null);
+  const give = (body: Parameters<typeof session.answer>[0], text: string) => {
+    if (!current) return;
+    session.answer(body);
+    setLastAnswer(`${text} · ${current.item.externalId}${current.itemB ? ` / ${current.itemB.externalId}` : ""}`);
+  };
+  const chooseClass = (classIndex: number) => {
+    setFlash({ value: classIndex, at: Date.now() });
+    give({ kind: "label", classIndex }, classes.find((c) => c.index === classIndex)?.name ?? `class ${classIndex}`);
+  };
+  const answerPair = (answer: PairAnswer) => {
+    setFlash({ value: answer, at: Date.now() });
+    give(answer === "unsure" ? { kind: "unsure" } : { kind: "label", answer }, answer === "same" ? "Same class" : answer === "different" ? "Different" : "Unsure");
+  };
+  const unsure = () => (pairwise ? answerPair("unsure") : give({ kind: "unsure" }, "Unsure"));
+  const undo = () => {
+    session.undo();
+    setLastAnswer(null);
+  };
+
+  const createClass = async (name: string, description: string): Promise<string | null> => {
+    const result = await apiRequest(`/api/projects/${project.id}/classes`, { method: "POST", body: { name, description } });
+    if (result.status === 401) {
+      toSignIn();
+      return null;
+    }
+    if (result.status !== 200) return errorMessage(result);
+    const created = (result.data as { class: ClassOption }).class;
+    setClasses((all) => [...all, created]);
+    setDialog(null);
+    give({ kind: "label", classIndex: created.index }, created.name);
+    notify(`Added the class “${created.name}”.`);
+    return null;
+  };
+
+  useWorkspaceKeys((key) => {
+    if (key === "?") return setDialog("help"), true;
+    if (key === RESERVED_KEYS.undo || key === "Backspace") return undo(), true;
+    if (key === "/" && filterRef.current) return filterRef.current.focus(), true;
+    // Opening a dialog answers nothing yet, so it needs no guard against double presses.
+    if (key === RESERVED_KEYS.skip && current) return setDialog("skip"), true;
+    if (key === RESERVED_KEYS.newClass && open && !pairwise && current) return setDialog("newClass"), true;
+    if (!armed) return false;
+    if (key === RESERVED_KEYS.unsure) return unsure(), true;
+    if (pairwise) {
+      if ((PAIR_KEYS.same as readonly string[]).includes(key)) return answerPair("same"), true;
+      if ((PAIR_KEYS.different as readonly string[]).includes(key)) return answerPair("different"), true;
+      return false;
+    }
+    const classIndex = keyToClass.get(key);
+    if (classIndex === undefined) return false;
+    chooseClass(classIndex);
+    return true;
+  }, dialog === null);
+
+  const keyList: KeyHelp[] = [
+    ...(pairwise
+      ? [
+          { keys: ["Y", "F"], action: "Same class" },
+          { keys: ["N", "J"], action: "Different classes" },
+        ]
+      : [{ keys: classKeyRanges(keys), action: "Label with a class" }]),
+    { keys: ["U"], action: "Unsure" },
+    { keys: ["S"], action: "Skip (optional reason)" },
+    { keys: ["Z", "⌫"], action: "Undo the last answer" },
+    ...(!pairwise && open ? [{ keys: ["N"], action: "New class" }] : []),
+    ...(!pairwise && classes.length > FILTER_ABOVE ? [{ keys: ["/"], action: "Filter the classes" }] : []),
+    { keys: ["?"], action: "This help" },
+  ];
+
+  const actions: BarAction[] = [
+    { label: "Skip", keys: ["S"], onClick: () => setDialog("skip"), disabled: !current },
+    ...(pairwise ? [] : [{ label: "Unsure", keys: ["U"], onClick: unsure, disabled: !current }]),
+    { label: "Undo", keys: ["Z"], onClick: undo, disabled: !session.canUndo },
+    ...(!pairwise && open ? [{ label: "New class", keys: ["N"], onClick: () => setDialog("newClass"), disabled: !current }] : []),
+    { label: "Keys & guidelines", keys: ["?"], onClick: () => setDialog("help") },
+  ];
+
+  const batch = snapshot?.batch ?? null;
+  const batchName = (index: number) => (index === 0 ? "Seed batch" : `Batch ${index}`);
+  const batchDetail =
+    current && batch && current.batchIndex !== batch.index
+      ? `Meanwhile: batch ${current.batchIndex} (overflow)`
+      : current?.overflow
+        ? "This item is overflow"
+        : "";
+  const size = ITEM_SIZE[project.mode];
+  const lastLine = (
+    <p data-testid="last-answer" className="h-5 truncate text-xs text-slate-500">
+      {lastAnswer && session.canUndo ? (
+        <>
+          Last answer: <span className="font-medium text-slate-700">{lastAnswer}</span>
+        </>
+      ) : null}
+    </p>
+  );
+  const notice = session.state !== "ok" && (
+    <QueueNotice state={session.state} message={session.message} width={pairwise ? size * 2 + 64 : project.itemKind === "text" ? TEXT_WIDTH : size} height={size + 32} />
+  );
+
+  return (
+    <div
+      data-testid="workspace"
+      data-mode={project.mode}
+      data-task-id={current?.id ?? ""}
+      data-item-index={current?.item.index ?? ""}
+      data-batch={current?.batchIndex ?? ""}
+      data-overflow={current ? String(current.overflow) : ""}
+      data-armed={String(armed)}
+      className="-mt-2 flex flex-col gap-6"
+    >
+      <header className="flex flex-wrap items-center gap-x-8 gap-y-3 rounded-2xl bg-white px-5 py-3 shadow-sm ring-1 ring-slate-200">
+        <div className="min-w-0 flex-1">
+          <Link href={`/projects/${project.id}`} className="text-xs font-medium text-slate-500 hover:text-slate-800">
+            ← {project.name}
+          </Link>
+          <h1 className="truncate text-lg font-semibold tracking-tight">{pairwise ? "Label pairs" : "Label items"}</h1>
+        </div>
+        <ProgressMeter testId="batch-progress" label={batch ? batchName(batch.index) : "Batch"} value={batch?.done ?? null} total={batch?.size ?? null} detail={batchDetail} />
+        <ProgressMeter testId="project-progress" label="Project labels" value={labels} total={budget} detail="skips and unsure do not count" />
+        <div className="flex flex-col gap-1.5">
+          <RoundIndicator round={snapshot?.round ?? null} />
+          <SaveStatus unsaved={session.unsaved} retrying={session.retrying} />
+        </div>
+      </header>
+
+      {pairwise ? (
+        <section aria-label="Pair to label" className="flex flex-col items-center gap-6">
+          {current?.itemB ? (
+            <div className="flex items-start gap-16">
+              <ItemView item={current.item} size={size} caption="A" />
+              <ItemView item={current.itemB} size={size} caption="B" />
+            </div>
+          ) : (
+            notice
+          )}
+          <PairAnswers onAnswer={answerPair} flash={typeof flash?.value === "string" ? flash.value : null} disabled={!current} />
+          <ActionBar actions={actions} />
+          {lastLine}
+        </section>
+      ) : (
+        <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,1fr)_24rem]">
+          <section aria-label="Item to label" className="flex flex-col items-center gap-5">
+            {current ? <ItemView item={current.item} size={size} textWidth={TEXT_WIDTH} /> : notice}
+            <ActionBar actions={actions} />
+            {lastLine}
+          </section>
+          <section aria-label="Classes" className="flex flex-col gap-3">
+            <h2 className="flex items-baseline justify-between text-xs font-semibold tracking-wide text-slate-500 uppercase">
+              Which class is it?
+              <span className="font-normal tracking-normal normal-case">{classes.length} classes</span>
+            </h2>
+            <ClassPicker
+              classes={classes}
+              keys={keys}
+              examples={examples}
+              flash={typeof flash?.value === "number" ? flash.value : null}
+              disabled={!current}
+              filterRef={filterRef}
+              onChoose={chooseClass}
+            />
+            {classes.length === 0 && (
+              <p className="rounded-xl border border-dashed border-slate-300 px-4 py-3 text-sm text-slate-600">
+                No classes yet. Press <span className="font-semibold">N</span> to name the first one.
+              </p>
+            )}
+          </section>
+        </div>
+      )}
+
+      <HelpDialog
+        open={dialog === "help"}
+        onClose={() => setDialog(null)}
+        keyList={keyList}
+        classes={classes}
+        classKeys={keys}
+        examples={examples}
+        guidelines={project.guidelines}
+        pairwise={pairwise}
+      />
+      <SkipDialog
+        open={dialog === "skip"}
+        onClose={() => setDialog(null)}
+        onSkip={(reason) => {
+          setDialog(null);
+          give({ kind: "skip", reason }, reason ? `Skipped (${reason})` : "Skipped");
+        }}
+      />
+      {open && !pairwise && <NewClassDialog open={dialog === "newClass"} onClose={() => setDialog(null)} onCreate={createClass} />}
+      <ToastStack toasts={toasts} onDismiss={dismiss} />
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+
+/**
+ * A native modal <dialog>: the browser traps focus inside, Esc closes it, and focus returns to
+ * where it was, which keeps every dialog usable without a mouse.
+ */
+export function ModalDialog(props: { open: boolean; onClose: () => void; title: string; wide?: boolean; children: React.ReactNode }) {
+  const { open, onClose, title, wide, children } = props;
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // React's autoFocus runs before the dialog opens; focus the field meant to be typed in now.
+      dialog.querySelector<HTMLElement>("[data-autofocus]")?.focus();
+    }
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      aria-label={title}
+      onClose={onClose}
+      className={`m-auto max-h-[85vh] w-[calc(100%-2rem)] overflow-hidden rounded-2xl bg-white p-0 text-slate-900 shadow-2xl ring-1 ring-slate-200 backdrop:bg-slate-900/40 backdrop:backdrop-blur-[2px] ${
+        wide ? "max-w-3xl" : "max-w-md"
+      }`}
+    >
+      {open && (
+        <div className="flex max-h-[85vh] flex-col">
+          <div className="flex items-center justify-between border-b border-slate-100 px-6 py-4">
+            <h2 className="text-base font-semibold">{title}</h2>
+            <button type="button" onClick={onClose} className="rounded-lg px-2 py-1 text-sm text-slate-500 hover:bg-slate-100 hover:text-slate-900">
+              Close <span className="text-xs text-slate-400">Esc</span>
+            </button>
+          </div>
+          <div className="overflow-y-auto px-6 py-5">{children}</div>
+        </div>
+      )}
+    </dialog>
+  );
+}

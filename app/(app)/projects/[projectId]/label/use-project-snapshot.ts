@@ -1,0 +1,41 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import type { ProjectSnapshot } from "@/lib/server/events";
+
+/**
+ * The project's live snapshot (label counts, batch, round progress) from the server-sent events
+ * stream. EventSource reconnects by itself after a network error; when the server closed it for
+ * good, one plain request tells a lapsed session (401) from a passing failure.
+ */
+export function useProjectSnapshot(projectId: string, onUnauthenticated: () => void): ProjectSnapshot | null {
+  const [snapshot, setSnapshot] = useState<ProjectSnapshot | null>(null);
+  useEffect(() => {
+    let source: EventSource | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let closed = false;
+    const open = () => {
+      source = new EventSource(`/api/projects/${projectId}/events`);
+      source.addEventListener("snapshot", (event) => setSnapshot(JSON.parse((event as MessageEvent<string>).data) as ProjectSnapshot));
+      source.onerror = () => {
+        if (source?.readyState !== EventSource.CLOSED || closed) return;
+        void fetch(`/api/projects/${projectId}/progress`, { cache: "no-store" })
+          .then(async (response) => {
+            if (response.status === 401) return onUnauthenticated();
+            if (response.ok) setSnapshot((await response.json()) as ProjectSnapshot);
+          })
+          .catch(() => undefined)
+          .finally(() => {
+            if (!closed) retry = setTimeout(open, 5_000);
+          });
+      };
+    };
+    open();
+    return () => {
+      closed = true;
+      clearTimeout(retry);
+      source?.close();
+    };
+  }, [projectId, onUnauthenticated]);
+  return snapshot;
+}
