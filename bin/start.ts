@@ -33,7 +33,7 @@ const discarded = await removeUnfinishedImports();
 if (discarded) console.log(`[start] removed ${discarded} project(s) whose import did not finish`);
 const seed = await seedIfEmpty(config);
 if (seed.seeded) {
-  console.log(`[start] first start: created the admin ${seed.adminEmail} with password ${seed.adminPassword} and the demo project.`);
+  console.log(`[start] first start: created the admin ${seed.adminEmail} with password ${seed.adminPassword} and the demo projects.`);
   console.log("[start] change the password on the Users page, or set CEREAL_ADMIN_EMAIL / CEREAL_ADMIN_PASSWORD before the first start.");
 }
 

@@ -4,7 +4,7 @@ import { ADMIN, signIn } from "./session";
 test("the demo admin signs in and sees the demo project", async ({ page }) => {
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/projects$/);
-  await page.getByRole("link", { name: /Fashion demo/ }).click();
+  await page.getByRole("link", { name: /^Fashion demo(?! \(pairwise\))/ }).click();
   await expect(page.getByRole("heading", { name: "Fashion demo" })).toBeVisible();
   await expect(page.getByText("kmeans_k10")).toBeVisible();
   await expect(page.getByText("2,000", { exact: true })).toBeVisible();
