@@ -3,12 +3,11 @@
  * that N = 1M works in bounded memory. Every failure is a BundleError whose message names the
  * file, the place and what to do about it.
  */
-import { createReadStream } from "node:fs";
 import { lstat, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { z } from "zod";
 import { BundleError } from "./bundle";
+import { readLines } from "./lines";
 import { forEachNpyChunk, readNpyFileHeader, type NpyFileHeader } from "./npy-stream";
 import { NpyFormatError } from "./npy";
 
@@ -133,8 +132,7 @@ async function checkItems(dir: string, file: string, full: string, n: number) {
   const imageFiles: string[] = [];
   let kind: "image" | "text" | null = null;
   let line = 0;
-  const lines = createInterface({ input: createReadStream(full, "utf8"), crlfDelay: Infinity });
-  for await (const raw of lines) {
+  for await (const raw of readLines(full)) {
     line += 1;
     if (line > n) throw new BundleError(`${file}: has more than N = ${n} lines; write one line per item, in row order.`);
     let parsed: unknown;

@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
 import { copyFile, mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { BundleError } from "@/lib/data/bundle";
+import { readLines } from "@/lib/data/lines";
 import { validateBundle, type BundleSummary } from "@/lib/data/validate-bundle";
 import { extractBundleZip, safeBundlePath } from "./bundle-zip";
-import { Prisma } from "@/lib/generated/prisma/client";
+import { serverConfig } from "./config";
 import { db } from "./db";
 import { AppError, badRequest } from "./errors";
+import { openDatabaseFile } from "./migrate";
 import { projectDir, stagingDir } from "./project-files";
 import type { SessionUser } from "./session";
 import { bundleRoot, receiveMultipart, withStaging, zipLimits } from "./uploads";
@@ -151,38 +151,48 @@ async function copyBundleFiles(sourceDir: string, targetDir: string, summary: Bu
 type ItemRow = { index: number; externalId: string; image: string | null; text: string | null };
 
 /**
- * One multi-row INSERT per batch: Prisma's createMany costs ~10x more per row (measured: 20k rows
- * 6.7 s vs 0.7 s), which at N = 1M is minutes. Prisma.sql keeps the placeholders provider-neutral.
- * An item's id is "<projectId>.<index>": unique, and free to compute.
+ * Item rows go in through a plain better-sqlite3 connection, one transaction per batch: measured
+ * at 5,000-row batches, Prisma's createMany took 6.7 s per 20k rows and $executeRaw, though 10x
+ * faster, kept ~3 MB of heap per batch (1M items exhausted a 256 MB heap). This is the one
+ * SQLite-specific write; a PostgreSQL deployment would use COPY here. An item's id is
+ * "<projectId>.<index>": unique, and free to compute.
  */
-async function insertItemBatch(projectId: string, rows: ItemRow[]) {
-  if (!rows.length) return;
-  const values = rows.map((r) => Prisma.sql`(${`${projectId}.${r.index}`}, ${projectId}, ${r.index}, ${r.externalId}, ${r.image}, ${r.text})`);
-  await db().$executeRaw`INSERT INTO "Item" ("id", "projectId", "index", "externalId", "image", "text") VALUES ${Prisma.join(values)}`;
+function openItemWriter(projectId: string) {
+  const connection = openDatabaseFile(serverConfig().databasePath);
+  const insert = connection.prepare(`INSERT INTO "Item" ("id", "projectId", "index", "externalId", "image", "text") VALUES (?, ?, ?, ?, ?, ?)`);
+  const insertBatch = connection.transaction((rows: ItemRow[]) => {
+    for (const r of rows) insert.run(`${projectId}.${r.index}`, projectId, r.index, r.externalId, r.image, r.text);
+  });
+  return { write: (rows: ItemRow[]) => insertBatch(rows), close: () => connection.close() };
 }
 
 async function insertItems(projectId: string, sourceDir: string, summary: BundleSummary) {
+  const writer = openItemWriter(projectId);
   let batch: ItemRow[] = [];
-  const flush = async () => {
-    await insertItemBatch(projectId, batch);
+  const flush = () => {
+    writer.write(batch);
     batch = [];
   };
-  if (!summary.itemsFile) {
-    // No items file: items are their row numbers (the embedding is all there is to see).
-    for (let index = 0; index < summary.n; index++) {
-      batch.push({ index, externalId: String(index), image: null, text: null });
-      if (batch.length === ITEM_BATCH) await flush();
+  try {
+    if (!summary.itemsFile) {
+      // No items file: items are their row numbers (the embedding is all there is to see).
+      for (let index = 0; index < summary.n; index++) {
+        batch.push({ index, externalId: String(index), image: null, text: null });
+        if (batch.length === ITEM_BATCH) flush();
+      }
+    } else {
+      let index = 0;
+      for await (const line of readLines(path.join(sourceDir, summary.itemsFile))) {
+        const item = JSON.parse(line) as { id: string | number; image?: string; text?: string };
+        batch.push({ index, externalId: String(item.id), image: item.image ?? null, text: item.text ?? null });
+        index += 1;
+        if (batch.length === ITEM_BATCH) flush();
+      }
     }
-    return flush();
+    flush();
+  } finally {
+    writer.close();
   }
-  let index = 0;
-  for await (const line of createInterface({ input: createReadStream(path.join(sourceDir, summary.itemsFile), "utf8"), crlfDelay: Infinity })) {
-    const item = JSON.parse(line) as { id: string | number; image?: string; text?: string };
-    batch.push({ index, externalId: String(item.id), image: item.image ?? null, text: item.text ?? null });
-    index += 1;
-    if (batch.length === ITEM_BATCH) await flush();
-  }
-  await flush();
 }
 
 async function discardProject(projectId: string, dir: string) {
