@@ -39,7 +39,7 @@ function mixtures(n: number): { x: Float32Array; y: Int32Array } {
 for (const n of [n0, maxN].filter((v, i, all) => all.indexOf(v) === i)) {
   const { x, y } = n === n0 ? { x: space.data as Float32Array, y: labels } : mixtures(n);
   for (const method of CLUSTERING_METHODS) {
-    const r = makeCandidateClustering(x, n, d, { method, k: 10, seed: 0 });
+    const r = await makeCandidateClustering(x, n, d, { method, k: 10, seed: 0 });
     console.log(`N=${n} D=${d} ${method.padEnd(8)} k=10  ${r.seconds.toFixed(2)} s  NMI ${nmi(y, r.labels).toFixed(4)}`);
   }
 }

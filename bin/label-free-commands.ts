@@ -98,7 +98,7 @@ export async function runCluster(argv: string[], out: (line: string) => void = (
   const bundle = await loadSpacesBundle(values.bundle, { spaceNames: [values.space], withClusterings: false });
   const space = bundle.spaces[0];
   if (k < 2 || k >= bundle.n) throw new CommandError(`--k must be between 2 and ${bundle.n - 1}`);
-  const result = makeCandidateClustering(space.x, bundle.n, space.d, { method, k, seed });
+  const result = await makeCandidateClustering(space.x, bundle.n, space.d, { method, k, seed });
   await writeNpy(values.out, result.labels, [bundle.n]);
   out(`${method} k=${k} seed=${seed} on ${space.name} (N = ${bundle.n}, D = ${space.d}): ${result.seconds.toFixed(2)} s -> ${values.out}`);
 }

@@ -1,9 +1,11 @@
 /**
  * One entry point for a candidate clustering, timed: what the `cluster` command and the worker
- * job run. The time is wall-clock of the clustering alone (no file I/O).
+ * job run. The time is wall-clock of the clustering alone (no file I/O, no checkpoint). The
+ * optional checkpoint is awaited between the steps of spectral clustering, so a worker can renew
+ * its job lease between long synchronous stretches.
  */
 import { kMeans } from "./kmeans";
-import { spectralClustering } from "./spectral";
+import { spectralEmbedding, spectralGraph } from "./spectral";
 
 export type ClusteringMethod = "kmeans" | "spectral";
 export const CLUSTERING_METHODS: readonly ClusteringMethod[] = ["kmeans", "spectral"];
@@ -22,24 +24,40 @@ export interface CandidateClustering {
   readonly params: Record<string, number | string>;
 }
 
-export function makeCandidateClustering(points: Float32Array | Float64Array, n: number, d: number, options: CandidateOptions): CandidateClustering {
-  const started = performance.now();
+export async function makeCandidateClustering(
+  points: Float32Array | Float64Array,
+  n: number,
+  d: number,
+  options: CandidateOptions,
+  checkpoint: (stage: string) => Promise<void> = async () => {},
+): Promise<CandidateClustering> {
+  let seconds = 0;
+  const timed = <T>(step: () => T): T => {
+    const started = performance.now();
+    const value = step();
+    seconds += (performance.now() - started) / 1000;
+    return value;
+  };
+  const restarts = 10;
   if (options.method === "kmeans") {
-    const restarts = 10;
-    const r = kMeans(points, n, d, { k: options.k, seed: options.seed, restarts });
+    const r = timed(() => kMeans(points, n, d, { k: options.k, seed: options.seed, restarts }));
     return {
       labels: r.labels,
-      seconds: (performance.now() - started) / 1000,
+      seconds,
       algorithm: "kmeans",
       params: { k: options.k, seed: options.seed, restarts, init: "k-means++", tolerance: 1e-4, iterations: r.iterations, inertia: r.inertia },
     };
   }
   const neighbours = 10;
-  const r = spectralClustering(points, n, d, { k: options.k, seed: options.seed, neighbours });
+  const graph = timed(() => spectralGraph(points, n, d, { k: options.k, neighbours }));
+  await checkpoint("eigenvectors");
+  const e = timed(() => spectralEmbedding(graph, options.k, options.seed));
+  await checkpoint("k-means");
+  const { labels } = timed(() => kMeans(e.embedding, n, options.k, { k: options.k, seed: options.seed, restarts }));
   return {
-    labels: r.labels,
-    seconds: (performance.now() - started) / 1000,
+    labels,
+    seconds,
     algorithm: "spectral",
-    params: { k: options.k, seed: options.seed, neighbours, affinity: "symmetric kNN", eigensolver: "lanczos", lanczosDimension: r.lanczosDimension },
+    params: { k: options.k, seed: options.seed, neighbours, affinity: "symmetric kNN", eigensolver: "lanczos", lanczosDimension: e.lanczosDimension, restarts },
   };
 }

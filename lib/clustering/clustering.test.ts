@@ -126,9 +126,14 @@ describe("spectral clustering", () => {
     expect(nmi(truth, kMeans(x, n, 2, { k: 2, seed: 1 }).labels)).toBeLessThan(0.5);
   });
 
-  it("a candidate clustering records its algorithm, parameters and time", () => {
-    const { x, n } = blobs(20, 3, 3, 5);
-    const c = makeCandidateClustering(x, n, 3, { method: "spectral", k: 3, seed: 1 });
+  it("a candidate clustering records its algorithm, parameters and time, with checkpoints between the steps", async () => {
+    const { x, n, truth } = blobs(20, 3, 3, 5);
+    const stages: string[] = [];
+    const c = await makeCandidateClustering(x, n, 3, { method: "spectral", k: 3, seed: 1 }, async (stage) => void stages.push(stage));
+    expect(stages).toEqual(["eigenvectors", "k-means"]);
+    // the steps in turn give what spectralClustering gives at once
+    expect(Array.from(c.labels)).toEqual(Array.from(spectralClustering(x, n, 3, { k: 3, seed: 1 }).labels));
+    expect(nmi(truth, c.labels)).toBeGreaterThan(0.95);
     expect(c.algorithm).toBe("spectral");
     expect(c.params).toMatchObject({ k: 3, seed: 1, neighbours: 10 });
     expect(c.seconds).toBeGreaterThan(0);

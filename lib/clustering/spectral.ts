@@ -115,15 +115,28 @@ function leadingEigenpairs(graph: SparseSymmetric, k: number, seed: number): { v
   return { values, vectors, dimension, converged };
 }
 
-export function spectralClustering(points: Float32Array | Float64Array, n: number, d: number, options: SpectralOptions): SpectralResult {
+export interface SpectralEmbedding {
+  /** N x k, rows of unit length */
+  readonly embedding: Float64Array;
+  readonly eigenvalues: Float64Array;
+  readonly components: number;
+  readonly lanczosDimension: number;
+  readonly converged: boolean;
+}
+
+/** Step 1: the symmetric kNN graph of the points (the O(N^2 D) part). */
+export function spectralGraph(points: Float32Array | Float64Array, n: number, d: number, options: SpectralOptions): SparseSymmetric {
   const { k } = options;
   if (points.length !== n * d) throw new RangeError(`points of length ${points.length} are not an [${n}, ${d}] matrix`);
   if (!Number.isInteger(k) || k < 1 || k >= n) throw new RangeError(`k must be an integer in 1..${n - 1} (got ${k})`);
   const neighbours = Math.min(options.neighbours ?? 10, n - 1);
-  const seed = options.seed ?? 0;
-  const graph = symmetricKnnGraph(nearestNeighbours(points, n, d, neighbours), n, neighbours);
+  return symmetricKnnGraph(nearestNeighbours(points, n, d, neighbours), n, neighbours);
+}
+
+/** Step 2: the k leading eigenvectors of D^{-1/2} A D^{-1/2}, rows normalized to unit length (NJW step 4). */
+export function spectralEmbedding(graph: SparseSymmetric, k: number, seed = 0): SpectralEmbedding {
+  const n = graph.n;
   const eigen = leadingEigenpairs(graph, k, seed);
-  // rows of the N x k embedding, normalized to unit length (NJW step 4)
   const embedding = new Float64Array(n * k);
   for (let i = 0; i < n; i++) {
     let s = 0;
@@ -135,6 +148,14 @@ export function spectralClustering(points: Float32Array | Float64Array, n: numbe
     const norm = Math.sqrt(s);
     if (norm > 0) for (let c = 0; c < k; c++) embedding[i * k + c] /= norm;
   }
-  const { labels } = kMeans(embedding, n, k, { k, seed, restarts: options.restarts ?? 10 });
-  return { labels, eigenvalues: eigen.values, components: connectedComponents(graph).length, lanczosDimension: eigen.dimension, converged: eigen.converged };
+  return { embedding, eigenvalues: eigen.values, components: connectedComponents(graph).length, lanczosDimension: eigen.dimension, converged: eigen.converged };
+}
+
+/** The three steps at once: graph, embedding, k-means on the embedding's rows. */
+export function spectralClustering(points: Float32Array | Float64Array, n: number, d: number, options: SpectralOptions): SpectralResult {
+  const { k } = options;
+  const seed = options.seed ?? 0;
+  const e = spectralEmbedding(spectralGraph(points, n, d, options), k, seed);
+  const { labels } = kMeans(e.embedding, n, k, { k, seed, restarts: options.restarts ?? 10 });
+  return { labels, eigenvalues: e.eigenvalues, components: e.components, lanczosDimension: e.lanczosDimension, converged: e.converged };
 }

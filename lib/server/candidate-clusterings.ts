@@ -78,7 +78,9 @@ export const candidateClusteringJobHandler: JobHandler = async ({ job, progress 
 
   const { x, d } = await spacePoints(project, payload.space);
   await progress({ stage: "clustering", method: payload.method, n: project.n, d });
-  const result = makeCandidateClustering(x, project.n, d, { method: payload.method as "kmeans" | "spectral", k: payload.k, seed: payload.seed });
+  const result = await makeCandidateClustering(x, project.n, d, { method: payload.method as "kmeans" | "spectral", k: payload.k, seed: payload.seed }, async (stage) => {
+    await progress({ stage, method: payload.method, n: project.n, d });
+  });
   const k = new Set(result.labels).size;
   await mkdir(path.dirname(projectFile(project, file)), { recursive: true });
   await writeNpy(projectFile(project, file), result.labels, [project.n]);
