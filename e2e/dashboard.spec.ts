@@ -119,6 +119,7 @@ test("the owner watches estimates appear and update live while an annotator labe
 
   // the next batch: round 1 updates the ranking in place (no reload)
   await labelTasks(other.request, 5);
+  await shoot(page, "dashboard-round1-running");
   await expect(ranking(page)).toContainText("round 1, 15 labels", { timeout: 120_000 });
   const { rounds } = await (await page.request.get(`/api/projects/${projectId}/rounds`)).json();
   expect(rounds.map((r: { status: string }) => r.status)).toEqual(["done", "done"]);
@@ -157,6 +158,14 @@ test("the owner switches metric and clustering and reads the heatmap", async ({ 
   const firstRow = await heatmap.getByTestId("heatmap-row").first().locator("td").allTextContents();
   expect(firstRow.map((t) => (t === "" ? 0 : Number(t)))).toEqual(view.cells[0]);
   await shoot(page, "dashboard-ari-k5");
+
+  // pause and resume through the settings API; the button follows the live snapshot
+  await page.getByRole("button", { name: "Pause" }).click();
+  await expect(page.getByText("paused", { exact: true })).toBeVisible();
+  expect((await (await page.request.get(`/api/projects/${projectId}/progress`)).json()).paused).toBe(true);
+  await page.getByRole("button", { name: "Resume" }).click();
+  await expect(page.getByRole("button", { name: "Pause" })).toBeVisible();
+  expect((await (await page.request.get(`/api/projects/${projectId}/progress`)).json()).paused).toBe(false);
 });
 
 test("the owner downloads every export, whose rows equal the labels given, and a correction shows in the next export", async ({ page }) => {
@@ -225,6 +234,7 @@ test("an annotator cannot open the dashboard and sees estimates only where the o
   await other.reload();
   await expect(other.getByTestId("estimates-summary")).toContainText("NMI after round 1 (15 labels)");
   await expect(other.getByTestId("estimates-summary").locator("tr")).toHaveCount(3);
+  await shoot(other, "project-page-annotator");
   expect((await other.goto(`/projects/${projectId}/dashboard`))?.status()).toBe(403);
   await context.close();
 });

@@ -27,7 +27,7 @@ export async function EstimatesSummary({ user, projectId, owner }: { user: Sessi
       {rows.length === 0 ? (
         <p className="mt-2 text-sm text-slate-500">No estimates yet: they appear after the first round.</p>
       ) : (
-        <table className="mt-2 w-full text-sm tabular-nums">
+        <table className="mt-2 w-full max-w-lg text-sm tabular-nums">
           <caption className="pb-1 text-left text-xs text-slate-500">
             NMI after round {snapshot.lastRound?.index} ({snapshot.lastRound?.nLabels} labels), 90% interval
           </caption>

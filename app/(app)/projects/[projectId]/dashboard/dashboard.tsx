@@ -142,7 +142,7 @@ export function Dashboard({ project }: { project: DashboardProject }) {
         </section>
       </div>
 
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
+      <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
         <section className="rounded-xl border border-slate-200 bg-white pb-2" aria-label="Rounds">
           <h2 className="px-4 pb-2 pt-3 text-sm font-semibold">Rounds</h2>
           <RoundsPanel projectId={project.id} snapshot={snapshot} rounds={rounds ?? []} stepsPerSecond={stepsPerSecond} onChanged={refreshRounds} />
