@@ -45,6 +45,11 @@ export interface MclOptions {
   readonly batchSize?: number;
   /** passes over the answered pairs (default 50) */
   readonly epochs?: number;
+  /**
+   * share of "same" pairs in every batch, each kind drawn uniformly with replacement (0.5: fully
+   * balanced); null: batches drawn uniformly from all pairs, at their natural share
+   */
+  readonly positiveShare?: number | null;
   /** the cap on steps per fit, so a round stays short (default 600) */
   readonly maxSteps?: number;
   readonly onStep?: (step: number, total: number) => void;
@@ -56,13 +61,22 @@ export interface MclResult {
   readonly finalLoss: number | null;
 }
 
-export const MCL_DEFAULTS = { learningRate: 0.01, weightDecay: 5e-4, batchSize: 32, epochs: 50, maxSteps: 600 } as const;
+export const MCL_DEFAULTS: { learningRate: number; weightDecay: number; batchSize: number; epochs: number; maxSteps: number; positiveShare: number | null } = {
+  learningRate: 0.01,
+  weightDecay: 5e-4,
+  batchSize: 32,
+  epochs: 50,
+  maxSteps: 600,
+  positiveShare: null,
+};
 
 /**
- * Trains the network on answered pairs with Adam. Random pairs are mostly "different" (about
- * 1 - 1/K of them), so every batch is balanced: half positives, half negatives, each drawn
- * uniformly with replacement from its kind (all of one kind when the other is absent). Steps:
- * epochs x ceil(pairs / batch), capped at maxSteps.
+ * Trains the network on answered pairs with Adam; steps: epochs x ceil(pairs / batch), capped at
+ * maxSteps. Batches are drawn at the pairs' natural share of "same" by default. Balancing
+ * (positiveShare 0.5: half "same", half "different" per batch, as random pairs are about
+ * 1 - 1/K "different") is an option, not the default: on digits (K' = 20, 2000 / 5000 random
+ * pairs, 600 steps) it made the network merge classes, NMI of the argmax ids against the truth
+ * 0.58 / 0.92 balanced, 0.80 / 0.92 at a share of 0.25, 0.94 / 0.955 natural (1 x 128 MLP).
  */
 export async function trainMcl(mlp: Mlp, x: Inputs, pairs: LabeledPairs, options: MclOptions): Promise<MclResult> {
   const n = pairs.a.length;
@@ -74,7 +88,9 @@ export async function trainMcl(mlp: Mlp, x: Inputs, pairs: LabeledPairs, options
   const total = Math.min(epochs * Math.ceil(n / batch), options.maxSteps ?? MCL_DEFAULTS.maxSteps);
   const positives: number[] = [];
   const negatives: number[] = [];
-  for (let i = 0; i < n; i++) (pairs.same[i] ? positives : negatives).push(i);
+  const share = options.positiveShare === undefined ? MCL_DEFAULTS.positiveShare : options.positiveShare;
+  for (let i = 0; i < n; i++) (share !== null && pairs.same[i] ? positives : negatives).push(i);
+  const positivesPerBatch = positives.length && negatives.length ? Math.round((share ?? 0) * batch) : 0;
   const rng = new Rng(options.seed ^ 0x6d636c);
   const optimizer = new Adam(mlp.numParams);
   const rows = new Int32Array(2 * batch);
@@ -84,7 +100,7 @@ export async function trainMcl(mlp: Mlp, x: Inputs, pairs: LabeledPairs, options
   try {
     for (let step = 1; step <= total; step++) {
       for (let i = 0; i < batch; i++) {
-        const kind = positives.length === 0 ? negatives : negatives.length === 0 ? positives : i % 2 === 0 ? positives : negatives;
+        const kind = negatives.length === 0 ? positives : i < positivesPerBatch ? positives : negatives;
         const pair = kind[rng.int(kind.length)];
         rows[i] = pairs.a[pair];
         rows[batch + i] = pairs.b[pair];

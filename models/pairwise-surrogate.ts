@@ -15,8 +15,16 @@ import { Mlp } from "./mlp";
 /** rows per inference chunk: bounds backend memory at 100k-row predictions */
 const PREDICT_CHUNK = 8192;
 
+/**
+ * The pairwise MLP's hidden widths: one layer of 128, not the clusterwise 4 x 128. Trained by MCL
+ * on digits (K' = 20, 2000 random pairs, 600 steps, natural share of "same"), the argmax ids
+ * reached NMI 0.94 against the truth with 1 x 128, 0.85 with 2 x 128 and 0.37 with 4 x 128,
+ * whose outputs collapse onto a few ids; the linear model reached 0.91.
+ */
+export const PAIRWISE_HIDDEN: readonly number[] = [128];
+
 export interface PairwiseSurrogateConfig {
-  /** "mlp": the surrogates issue's 4 x 128 MLP (default); "linear": D -> K' as the paper used */
+  /** "mlp": an MLP with PAIRWISE_HIDDEN (default) or `hidden` widths; "linear": D -> K' as the paper used */
   readonly model?: "mlp" | "linear";
   readonly hidden?: readonly number[];
   readonly dropout?: number;
@@ -37,7 +45,7 @@ export class MclSurrogate implements PairwiseSurrogate {
   static async create(embeddings: EmbeddingMatrix, numOutputs: number, config: PairwiseSurrogateConfig = {}): Promise<MclSurrogate> {
     if (!(numOutputs >= 2)) throw new Error(`numOutputs must be >= 2, got ${numOutputs}`);
     const choice = await ensureBackend();
-    const hidden = config.model === "linear" ? [] : config.hidden;
+    const hidden = config.model === "linear" ? [] : (config.hidden ?? PAIRWISE_HIDDEN);
     const mlp = new Mlp({ inputDim: embeddings.d, numClasses: numOutputs, hidden, dropout: config.dropout }, 0);
     return new MclSurrogate(Inputs.fromEmbeddings(embeddings), mlp, choice.name, config);
   }
