@@ -3,6 +3,8 @@
  * i < j. The uniform design draws pairs of distinct rows, each unordered pair with the same
  * probability, skipping pairs already taken.
  */
+import { drawTopScore, type Design } from "./designs";
+import { sameProbability } from "./pairwise-surrogate";
 import type { Random } from "./random";
 
 export interface PairDraw {
@@ -33,4 +35,127 @@ export function drawUniformPairs(n: number, count: number, random: Random, taken
     out.push({ row: Math.min(a, b), rowB: Math.max(a, b), score: null, q });
   }
   return out;
+}
+
+/**
+ * The named pair designs (issue #10; paper section 5.3): `random` draws uniform pairs;
+ * `uncertain` takes the pairs whose predicted same-probability P_ij = sum_k p_ik p_jk is nearest
+ * 0.5 among a uniform candidate pool; `anchor` pairs items with representatives of the current
+ * pseudo-clusters, which makes "same" answers common (random pairs are about 1 - 1/K "different").
+ */
+export type PairDesign = "random" | "uncertain" | "anchor";
+export const PAIR_DESIGNS: readonly PairDesign[] = ["random", "uncertain", "anchor"];
+
+/** How each pair design samples, in the item designs' vocabulary (a task's `design` field). */
+export const PAIR_DESIGN_SAMPLING: Readonly<Record<PairDesign, Design>> = {
+  random: "uniform",
+  uncertain: "top-score",
+  // the item is drawn uniformly; its partner follows from the item's predicted clusters
+  anchor: "uniform",
+};
+
+/** A pair draw stamped like an item Draw: its sampling design, draw order and round. */
+export interface PairDrawRecord extends PairDraw {
+  readonly design: Design;
+  readonly order: number;
+  readonly round: number;
+}
+
+/** p(.|x) of every row 0..n-1, [n x k] row-major: what the model-based designs read. */
+export interface PairPredictions {
+  readonly proba: Float32Array;
+  readonly k: number;
+}
+
+export interface PairDesignOptions {
+  /** uncertain: candidate pairs per pair drawn (default 20) */
+  readonly candidatesPerPair?: number;
+}
+
+/**
+ * Draws `count` new pairs of rows 0..n-1 by a named design. Without predictions (the seed
+ * batch) every design falls back to uniform pairs. `taken` holds pairKey()s never to draw.
+ */
+export function drawPairs(
+  design: PairDesign,
+  n: number,
+  count: number,
+  random: Random,
+  taken: ReadonlySet<string>,
+  predictions: PairPredictions | null,
+  options: PairDesignOptions = {},
+): { design: Design; draws: PairDraw[] } {
+  if (design === "random" || !predictions) return { design: "uniform", draws: drawUniformPairs(n, count, random, taken) };
+  if (design === "uncertain") return { design: "top-score", draws: drawUncertainPairs(n, count, random, taken, predictions, options.candidatesPerPair ?? 20) };
+  return { design: "uniform", draws: drawAnchorPairs(n, count, random, taken, predictions) };
+}
+
+/**
+ * Uncertain pairs: a uniform pool of candidatesPerPair x count new pairs, then the `count` with
+ * the highest score 1 - |2 P_ij - 1| (1 at P = 0.5). q = (pool size / pairs left) x the
+ * top-score inclusion within the pool (1, or places / ties at the cut).
+ */
+export function drawUncertainPairs(
+  n: number,
+  count: number,
+  random: Random,
+  taken: ReadonlySet<string>,
+  predictions: PairPredictions,
+  candidatesPerPair = 20,
+): PairDraw[] {
+  const pool = drawUniformPairs(n, count * candidatesPerPair, random, taken);
+  if (pool.length === 0) return [];
+  const { proba, k } = predictions;
+  const scores = Float64Array.from(pool, (p) => 1 - Math.abs(2 * sameProbability(proba, k, p.row, p.rowB) - 1));
+  const top = drawTopScore(Int32Array.from(pool.keys()), scores, count, random);
+  return top.map((d) => ({ row: pool[d.row].row, rowB: pool[d.row].rowB, score: d.score, q: pool[d.row].q * d.q }));
+}
+
+/**
+ * Anchor pairs: each pseudo-cluster (argmax id) is represented by its most confident row; items
+ * are drawn uniformly and paired with the representative of their most likely cluster (even
+ * draws: confirms or refutes the assignment) or of their second most likely (odd draws: probes
+ * the nearest confusion). score = P(item, representative); q = count / n, the item's inclusion.
+ * Pairs already taken are skipped; uniform pairs fill any shortfall.
+ */
+export function drawAnchorPairs(n: number, count: number, random: Random, taken: ReadonlySet<string>, predictions: PairPredictions): PairDraw[] {
+  const { proba, k } = predictions;
+  const representative = new Int32Array(k).fill(-1);
+  const best = new Float64Array(k).fill(-1);
+  for (let i = 0; i < n; i++) {
+    let c = 0;
+    for (let j = 1; j < k; j++) if (proba[i * k + j] > proba[i * k + c]) c = j;
+    if (proba[i * k + c] > best[c]) {
+      best[c] = proba[i * k + c];
+      representative[c] = i;
+    }
+  }
+  const order = random.shuffle(Int32Array.from({ length: n }, (_, i) => i));
+  const seen = new Set<string>();
+  const out: PairDraw[] = [];
+  const q = Math.min(1, count / n);
+  for (const item of order) {
+    if (out.length >= count) break;
+    // clusters with a representative, most likely first for this item
+    const ranked = Array.from({ length: k }, (_, c) => c)
+      .filter((c) => representative[c] >= 0 && representative[c] !== item)
+      .sort((a, b) => proba[item * k + b] - proba[item * k + a] || a - b);
+    const rank = Math.min(out.length % 2, ranked.length - 1);
+    if (rank < 0) continue;
+    const partner = representative[ranked[rank]];
+    const key = pairKey(item, partner);
+    if (taken.has(key) || seen.has(key)) continue;
+    seen.add(key);
+    out.push({ row: Math.min(item, partner), rowB: Math.max(item, partner), score: sameProbability(proba, k, item, partner), q });
+  }
+  if (out.length < count) {
+    const all = new Set([...taken, ...seen]);
+    out.push(...drawUniformPairs(n, count - out.length, random, all));
+  }
+  return out;
+}
+
+/** Stamps a batch of pairs with its design, draw order (from `firstOrder`) and round. */
+export function recordPairDraws(batch: readonly PairDraw[], design: Design, round: number, firstOrder: number): PairDrawRecord[] {
+  return batch.map((d, i) => ({ ...d, design, order: firstOrder + i, round }));
 }
