@@ -64,9 +64,13 @@ describe("project settings", () => {
     expect(classes.status).toBe(409);
     expect((await classes.json()).error.message).toMatch(/already has 2 labels; changing the classes would change what they mean/);
 
+    const before = await db().referenceClass.findMany({ where: { projectId }, orderBy: { index: "asc" } });
     const described = await patch(owner, projectId, { classes: ["class 0", "class 1", "class 2"].map((name) => ({ name, description: `about ${name}` })), budget: 500, mode: "clusterwise" });
     expect(described.status).toBe(200);
     expect((await described.json()).settings).toMatchObject({ budget: 500, labels: 2, classes: [{ name: "class 0", description: "about class 0" }, expect.anything(), expect.anything()] });
+    const after = await db().referenceClass.findMany({ where: { projectId }, orderBy: { index: "asc" } });
+    expect(after.map((c) => c.id)).toEqual(before.map((c) => c.id));
+    expect(after.map((c) => c.description)).toEqual(["about class 0", "about class 1", "about class 2"]);
   });
 
   it("is the owner's: annotator 403, non-member 403, unknown project 404", async () => {

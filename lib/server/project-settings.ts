@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { ACQUISITIONS } from "@/lib/cereal/acquisition";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { db } from "./db";
 import { badRequest, conflict } from "./errors";
 import { requireProjectRole } from "./project-access";
@@ -83,14 +84,15 @@ export async function updateProjectSettings(user: SessionUser, projectId: string
   }
 
   const { classes, ...fields } = input;
-  await db().$transaction([
-    db().project.update({ where: { id: projectId }, data: fields }),
-    ...(classes
+  // Same names: descriptions change in place (rows keep their ids and who added them).
+  const classWrites: Prisma.PrismaPromise<unknown>[] = !classes
+    ? []
+    : namesChange
       ? [
           db().referenceClass.deleteMany({ where: { projectId } }),
           db().referenceClass.createMany({ data: classes.map((c, index) => ({ projectId, index, name: c.name, description: c.description })) }),
         ]
-      : []),
-  ]);
+      : classes.map((c, index) => db().referenceClass.update({ where: { projectId_index: { projectId, index } }, data: { description: c.description } }));
+  await db().$transaction([db().project.update({ where: { id: projectId }, data: fields }), ...classWrites]);
   return getProjectSettings(user, projectId);
 }
