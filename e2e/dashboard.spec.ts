@@ -239,6 +239,38 @@ test("an annotator cannot open the dashboard and sees estimates only where the o
   await context.close();
 });
 
+test("the owner watches a round train, cancels it, and retries it", async ({ page, browser }) => {
+  test.setTimeout(240_000);
+  await signIn(page, ADMIN.email, ADMIN.password);
+  // a long schedule, so the round is still training when the owner looks
+  expect((await page.request.patch(`/api/projects/${projectId}/settings`, { data: { fixmatchSteps: 400 } })).status()).toBe(200);
+  await page.goto(`/projects/${projectId}/dashboard`);
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  await signIn(other, annotator.email, annotator.password);
+  await labelTasks(other.request, 5);
+  await context.close();
+
+  const status = page.getByTestId("round-status");
+  await expect(status).toContainText("Round 2 training", { timeout: 60_000 });
+  await expect(status).toContainText("steps/s", { timeout: 30_000 });
+  await expect(status).toContainText(/\d+\/400 steps/);
+  await shoot(page, "dashboard-training");
+  await page.getByRole("button", { name: "Cancel round 2" }).click();
+  const cancelled = page.locator('[data-testid="round-row"][data-status="cancelled"]');
+  await expect(cancelled).toHaveCount(1);
+  await expect(page.getByRole("region", { name: "Rounds" })).toContainText("Cancelled by the owner.");
+  await expect(status).not.toContainText("training");
+  await shoot(page, "dashboard-cancelled");
+
+  // the retry runs with the settings of now: a short schedule again
+  expect((await page.request.patch(`/api/projects/${projectId}/settings`, { data: { fixmatchSteps: 32 } })).status()).toBe(200);
+  await page.getByRole("button", { name: "Retry" }).click();
+  await expect(ranking(page)).toContainText("round 2, 20 labels", { timeout: 180_000 });
+  await expect(page.locator('[data-testid="round-row"][data-status="done"]')).toHaveCount(3);
+  await expect(cancelled).toHaveCount(0);
+});
+
 test("the owner runs an oracle simulation and reads its curves and AEC table", async ({ page }) => {
   test.setTimeout(180_000);
   await signIn(page, ADMIN.email, ADMIN.password);

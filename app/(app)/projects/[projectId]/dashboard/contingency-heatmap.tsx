@@ -62,7 +62,7 @@ export function ContingencyHeatmap({ projectId, clustering, version }: { project
           {view.source.kind === "round" ? `round ${view.source.round}: ${view.labeled} labels + ${view.pseudoLabeled.toLocaleString("en")} pseudo-labels` : `${view.labeled} labels, no round yet`}
         </span>
       </div>
-      <div className="overflow-x-auto px-4 pb-3">
+      <div className="max-h-[30rem] overflow-auto px-4 pb-3">
         <table className="border-separate border-spacing-0.5 text-[11px] tabular-nums">
           <thead>
             <tr>
