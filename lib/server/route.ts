@@ -1,5 +1,6 @@
 import { ZodError, type ZodType } from "zod";
 import { AppError, badRequest, forbidden, unauthenticated } from "./errors";
+import { requireProjectRole } from "./project-access";
 import { userFromRequest, type SessionUser } from "./session";
 
 /**
@@ -37,6 +38,9 @@ export function route<P extends Params>(access: Access, fn: (ctx: AuthedContext<
         if (access === "researcher" && user.role === "ANNOTATOR") throw forbidden("Only researchers can do this.");
       }
       const params = ((await context?.params) ?? {}) as P;
+      // Every route under /api/projects/[projectId] is for members only, checked before its
+      // input is parsed or anything is looked up (owner-only checks stay in the services).
+      if (access !== "public" && typeof params.projectId === "string") await requireProjectRole(user!, params.projectId);
       const result = await fn({ request, params, user: user as SessionUser });
       return result instanceof Response ? result : Response.json(result ?? { ok: true });
     } catch (error) {
