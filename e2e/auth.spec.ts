@@ -5,7 +5,7 @@ test("the demo admin signs in and sees the demo project", async ({ page }) => {
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/projects$/);
   await page.getByRole("link", { name: /^Fashion demo(?! \(pairwise\))/ }).click();
-  await expect(page.getByRole("heading", { name: "Fashion demo" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Fashion demo", exact: true })).toBeVisible();
   await expect(page.getByText("kmeans_k10")).toBeVisible();
   await expect(page.getByText("2,000", { exact: true })).toBeVisible();
 });

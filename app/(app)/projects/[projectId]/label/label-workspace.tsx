@@ -62,8 +62,10 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
   const { toasts, notify, dismiss } = useToasts();
   const session = useLabelingSession({ projectId: project.id, userId, onUnauthenticated: toSignIn, notify });
   const snapshot = useProjectSnapshot(project.id, toSignIn);
-  const labels = snapshot?.labels ?? session.progress?.labels ?? null;
-  const budget = snapshot?.budget ?? session.progress?.budget ?? null;
+  // The label POST's answer is quicker than the stream's next poll: show whichever is newer.
+  const counts = session.progress && (!snapshot || session.progress.at > snapshot.at) ? session.progress : snapshot;
+  const labels = counts?.labels ?? null;
+  const budget = counts?.budget ?? null;
   const examples = useClassExamples(project.id, labels);
 
   const [classes, setClasses] = useState(project.classes);

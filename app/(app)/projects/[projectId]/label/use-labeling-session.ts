@@ -20,6 +20,8 @@ export type SessionState = QueueState | "loading" | "offline";
 export interface Progress {
   labels: number;
   budget: number;
+  /** when the server's answer arrived, to compare with the event stream's snapshot */
+  at: number;
 }
 
 export interface LabelingSession {
@@ -65,6 +67,7 @@ export function useLabelingSession(options: {
   const fetching = useRef(false);
   const preloaded = useRef(new Map<string, HTMLImageElement>());
   const leaving = useRef(false);
+  const lastAnswerAt = useRef(0);
 
   const setQueue = useCallback((next: (q: TaskView[]) => TaskView[]) => {
     queueRef.current = next(queueRef.current);
@@ -112,7 +115,14 @@ export function useLabelingSession(options: {
       const known = new Set([...queueRef.current.map((t) => t.id), ...box.pendingTaskIds(), ...answered.current]);
       const fresh = data.tasks.filter((t) => !known.has(t.id));
       const renewed = new Map(data.tasks.map((t) => [t.id, t.leaseExpiresAt]));
-      setQueue((q) => [...q.map((t) => (renewed.has(t.id) ? { ...t, leaseExpiresAt: renewed.get(t.id)! } : t)), ...fresh]);
+      // The server lists every task still ours; an expired one it left out went to someone else.
+      const now = Date.now();
+      const lost = new Set(queueRef.current.filter((t) => !renewed.has(t.id) && Date.parse(t.leaseExpiresAt) <= now).map((t) => t.id));
+      if (lost.size) {
+        lost.forEach((id) => answered.current.add(id));
+        notify.current(`${lost.size === 1 ? "One item was" : `${lost.size} items were`} held for you longer than 10 minutes and went to someone else; moved on.`);
+      }
+      setQueue((q) => [...q.filter((t) => !lost.has(t.id)).map((t) => (renewed.has(t.id) ? { ...t, leaseExpiresAt: renewed.get(t.id)! } : t)), ...fresh]);
       preload(fresh);
       setState(queueRef.current.length ? "ok" : data.state === "ok" ? "waiting" : data.state);
       setMessage(queueRef.current.length ? null : (data.message ?? "Every task you could take is answered or being saved."));
@@ -132,8 +142,8 @@ export function useLabelingSession(options: {
           : apiRequest(`/api/projects/${projectId}/labels/undo`, { method: "POST", body: { taskId: op.taskId } }),
       listener: {
         sent: (_op, data) => {
-          const next = (data as { progress?: Progress } | null)?.progress;
-          if (next) setProgress(next);
+          const next = (data as { progress?: Omit<Progress, "at"> } | null)?.progress;
+          if (next) setProgress({ ...next, at: Date.now() });
         },
         rejected: (op, status, text) => {
           if (op.type === "answer") {
@@ -183,6 +193,25 @@ export function useLabelingSession(options: {
     };
   }, [projectId]);
 
+  // Leases last 10 minutes. While the annotator is at work (answered in the last 5 minutes), or
+  // when they come back to the tab, leases about to run out are renewed; an idle tab lets them go.
+  useEffect(() => {
+    const renewSoon = (force: boolean) => {
+      const soon = Date.now() + 2 * 60_000;
+      const expiring = queueRef.current.some((t) => Date.parse(t.leaseExpiresAt) < soon);
+      if (expiring && (force || Date.now() - lastAnswerAt.current < 5 * 60_000)) void refill(true);
+    };
+    const timer = setInterval(() => renewSoon(false), 30_000);
+    const back = () => document.visibilityState === "visible" && renewSoon(true);
+    document.addEventListener("visibilitychange", back);
+    window.addEventListener("focus", back);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", back);
+      window.removeEventListener("focus", back);
+    };
+  }, [refill]);
+
   // With nothing to show, ask again now and then: the next batch or a resumed project appears by itself.
   useEffect(() => {
     if (queue.length > 0 || state === "budget_reached") return;
@@ -196,6 +225,7 @@ export function useLabelingSession(options: {
       const box = outbox.current;
       if (!task || !box) return;
       const key = newIdempotencyKey();
+      lastAnswerAt.current = Date.now();
       answered.current.add(task.id);
       history.current = [...history.current, { task, key }].slice(-HISTORY);
       setHistorySize(history.current.length);

@@ -8,8 +8,11 @@ import type { ProjectSnapshot } from "@/lib/server/events";
  * stream. EventSource reconnects by itself after a network error; when the server closed it for
  * good, one plain request tells a lapsed session (401) from a passing failure.
  */
-export function useProjectSnapshot(projectId: string, onUnauthenticated: () => void): ProjectSnapshot | null {
-  const [snapshot, setSnapshot] = useState<ProjectSnapshot | null>(null);
+export type TimedSnapshot = ProjectSnapshot & { at: number };
+
+export function useProjectSnapshot(projectId: string, onUnauthenticated: () => void): TimedSnapshot | null {
+  const [snapshot, setSnapshotState] = useState<TimedSnapshot | null>(null);
+  const setSnapshot = (value: ProjectSnapshot) => setSnapshotState({ ...value, at: Date.now() });
   useEffect(() => {
     let source: EventSource | null = null;
     let retry: ReturnType<typeof setTimeout> | undefined;
