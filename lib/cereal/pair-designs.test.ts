@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { drawAnchorPairs, drawPairs, drawUncertainPairs, pairKey, recordPairDraws } from "./pair-designs";
+import { drawAnchorPairs, drawPairs, drawUncertainPairs, pairKey, recordPairDraws, recordPairGroups } from "./pair-designs";
 import { Random } from "./random";
 
 /** six items, two predicted clusters: 0-2 lean to cluster 0 (item 1 most), 3-5 to cluster 1 (item 4 most); binary fractions, so P is exact */
@@ -10,7 +10,8 @@ describe("pair designs", () => {
   it("random: distinct new pairs i < j, q = n / pairs left, recorded as uniform; no predictions also means uniform", () => {
     const taken = new Set([pairKey(0, 1), pairKey(2, 3)]);
     for (const p of [null, predictions]) {
-      const { design, draws } = drawPairs("random", 6, 4, new Random(1), taken, p);
+      const [{ design, draws }, ...rest] = drawPairs("random", 6, 4, new Random(1), taken, p);
+      expect(rest).toEqual([]);
       expect(design).toBe("uniform");
       expect(draws).toHaveLength(4);
       expect(new Set(draws.map((d) => pairKey(d.row, d.rowB))).size).toBe(4);
@@ -21,7 +22,7 @@ describe("pair designs", () => {
         expect(d.score).toBeNull();
       }
     }
-    expect(drawPairs("uncertain", 6, 2, new Random(1), taken, null).design).toBe("uniform");
+    expect(drawPairs("uncertain", 6, 2, new Random(1), taken, null).map((g) => g.design)).toEqual(["uniform"]);
   });
 
   it("uncertain: the pairs with P nearest 0.5 from the pool, score 1 - |2P - 1|, q = pool share x top-score inclusion", () => {
@@ -74,5 +75,24 @@ describe("pair designs", () => {
     const draws = drawAnchorPairs(6, 12, new Random(4), new Set(), predictions);
     expect(draws).toHaveLength(12);
     expect(new Set(draws.map((d) => pairKey(d.row, d.rowB))).size).toBe(12);
+  });
+});
+
+describe("mixed batches", () => {
+  it("uniformShare draws that share of a batch as uniform pairs after the design's own, all distinct", () => {
+    const groups = drawPairs("uncertain", 6, 4, new Random(5), new Set(), predictions, { uniformShare: 0.5, candidatesPerPair: 3 });
+    expect(groups.map((g) => [g.design, g.draws.length])).toEqual([
+      ["top-score", 2],
+      ["uniform", 2],
+    ]);
+    const keys = groups.flatMap((g) => g.draws.map((d) => pairKey(d.row, d.rowB)));
+    expect(new Set(keys).size).toBe(4);
+    const records = recordPairGroups(groups, 2, 10);
+    expect(records.map((r) => [r.design, r.order])).toEqual([
+      ["top-score", 10],
+      ["top-score", 11],
+      ["uniform", 12],
+      ["uniform", 13],
+    ]);
   });
 });

@@ -70,11 +70,24 @@ export interface PairPredictions {
 export interface PairDesignOptions {
   /** uncertain: candidate pairs per pair drawn (default 20) */
   readonly candidatesPerPair?: number;
+  /**
+   * uncertain and anchor: share of the batch drawn as uniform pairs besides the design's own
+   * (default 0). The MCL surrogate learns the pair distribution it is trained on; uniform pairs
+   * keep every item's neighbourhood in it.
+   */
+  readonly uniformShare?: number;
+}
+
+/** One design's part of a batch. */
+export interface PairDrawGroup {
+  readonly design: Design;
+  readonly draws: PairDraw[];
 }
 
 /**
- * Draws `count` new pairs of rows 0..n-1 by a named design. Without predictions (the seed
- * batch) every design falls back to uniform pairs. `taken` holds pairKey()s never to draw.
+ * Draws `count` new pairs of rows 0..n-1 by a named design: the design's own pairs, then the
+ * uniform share. Without predictions (the seed batch) every design falls back to uniform pairs.
+ * `taken` holds pairKey()s never to draw.
  */
 export function drawPairs(
   design: PairDesign,
@@ -84,10 +97,17 @@ export function drawPairs(
   taken: ReadonlySet<string>,
   predictions: PairPredictions | null,
   options: PairDesignOptions = {},
-): { design: Design; draws: PairDraw[] } {
-  if (design === "random" || !predictions) return { design: "uniform", draws: drawUniformPairs(n, count, random, taken) };
-  if (design === "uncertain") return { design: "top-score", draws: drawUncertainPairs(n, count, random, taken, predictions, options.candidatesPerPair ?? 20) };
-  return { design: "uniform", draws: drawAnchorPairs(n, count, random, taken, predictions) };
+): PairDrawGroup[] {
+  if (design === "random" || !predictions) return [{ design: "uniform", draws: drawUniformPairs(n, count, random, taken) }];
+  const uniform = Math.round(count * Math.min(1, Math.max(0, options.uniformShare ?? 0)));
+  const own =
+    design === "uncertain"
+      ? { design: "top-score" as const, draws: drawUncertainPairs(n, count - uniform, random, taken, predictions, options.candidatesPerPair ?? 20) }
+      : { design: "uniform" as const, draws: drawAnchorPairs(n, count - uniform, random, taken, predictions) };
+  if (uniform === 0) return [own];
+  const after = new Set(taken);
+  for (const d of own.draws) after.add(pairKey(d.row, d.rowB));
+  return [own, { design: "uniform", draws: drawUniformPairs(n, uniform, random, after) }];
 }
 
 /**
@@ -152,6 +172,13 @@ export function drawAnchorPairs(n: number, count: number, random: Random, taken:
     const all = new Set([...taken, ...seen]);
     out.push(...drawUniformPairs(n, count - out.length, random, all));
   }
+  return out;
+}
+
+/** Stamps the groups of a batch with their designs, draw order (from `firstOrder`) and round. */
+export function recordPairGroups(groups: readonly PairDrawGroup[], round: number, firstOrder: number): PairDrawRecord[] {
+  const out: PairDrawRecord[] = [];
+  for (const g of groups) out.push(...recordPairDraws(g.draws, g.design, round, firstOrder + out.length));
   return out;
 }
 
