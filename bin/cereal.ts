@@ -20,6 +20,10 @@ import type { Design } from "@/lib/cereal/designs";
 import { estimatorByName, ESTIMATORS } from "@/lib/cereal/estimators";
 import { aecTable, paperGrid, parseJobLines, type GridConfig, type GridRun } from "@/lib/cereal/grid";
 import { createKnnSurrogateFactory } from "@/lib/cereal/knnSurrogate";
+import { createPairComponentsSurrogateFactory } from "@/lib/cereal/pair-components-surrogate";
+import { PAIR_DESIGNS, type PairDesign } from "@/lib/cereal/pair-designs";
+import type { PairwiseSurrogateFactory } from "@/lib/cereal/pairwise-surrogate";
+import { simulatePairwise } from "@/lib/cereal/pairwise-simulate";
 import type { CerealProblem } from "@/lib/cereal/problem";
 import { simulate, type RoundRecord, type SimulationResult } from "@/lib/cereal/simulate";
 import type { SurrogateFactory } from "@/lib/cereal/surrogate";
@@ -37,6 +41,9 @@ const USAGE = `usage:
                   [--batch 50] [--budget 1000] [--steps 512] [--threshold 0.95] [--surrogate mlp|fake]
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
+  cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
+                  [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
+                  [--uniform-share 0] [--outputs 2xCLASSES] [--model mlp|linear] [--surrogate mlp|fake] [--seed S] [--no-intervals] [--out FILE.json]
   cereal table    --bundle DIR --clustering NAME --grid paper [--seeds 3] [--budget 1000] [--batch 50]
                   [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
                   [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach]
@@ -114,6 +121,11 @@ const SIMULATE_OPTIONS = {
   "no-timings": { type: "boolean", default: false },
   out: { type: "string" },
   quiet: { type: "boolean", default: false },
+  mode: { type: "string" },
+  "pair-design": { type: "string" },
+  outputs: { type: "string" },
+  model: { type: "string" },
+  "uniform-share": { type: "string" },
 } as const;
 
 function formatRound(r: RoundRecord, clusterings: string[]): string {
@@ -131,6 +143,7 @@ function formatRound(r: RoundRecord, clusterings: string[]): string {
 
 async function runSimulate(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: SIMULATE_OPTIONS, strict: true });
+  if (oneOf(values.mode, "mode", ["clusterwise", "pairwise"] as const, "clusterwise") === "pairwise") return runPairwiseSimulate(values);
   if (!values.bundle || !values.clustering || !values.acquisition) throw new UsageError("simulate needs --bundle, --clustering and --acquisition");
   const acquisition = oneOf<Acquisition>(values.acquisition, "acquisition", ACQUISITIONS, "random");
   const estimatorName = values.estimator ?? (values.pseudo ? "argmax" : "labels");
@@ -166,6 +179,49 @@ async function runSimulate(argv: string[]): Promise<void> {
     await writeFile(values.out, json + "\n");
   } else process.stdout.write(json + "\n");
   if (!quiet) {
+    const aec = METRIC_KEYS.map((k) => `${k} ${result.summary.aec[k].toFixed(4)}`).join(", ");
+    process.stderr.write(`AEC (rounds): ${aec}; ${((performance.now() - started) / 1000).toFixed(1)} s${values.out ? `; wrote ${values.out}` : ""}\n`);
+  }
+}
+
+/** simulate --mode pairwise: same/different answers from labels.npy, the L2C surrogate, a pair design */
+async function runPairwiseSimulate(values: ReturnType<typeof parseArgs<{ args: string[]; options: typeof SIMULATE_OPTIONS; strict: true }>>["values"]): Promise<void> {
+  if (!values.bundle || !values.clustering) throw new UsageError("simulate --mode pairwise needs --bundle and --clustering");
+  const clusterings = values.clustering.split(",").filter((s) => s.length > 0);
+  const { problem, labels, name } = await loadProblem(values.bundle, clusterings);
+  const surrogateName = oneOf(values.surrogate, "surrogate", ["mlp", "fake"] as const, "mlp");
+  const model = oneOf(values.model, "model", ["mlp", "linear"] as const, "mlp");
+  const factory: PairwiseSurrogateFactory =
+    surrogateName === "fake" ? createPairComponentsSurrogateFactory() : (await import("../models/pairwise-surrogate")).mclSurrogateFactory({ model });
+  const started = performance.now();
+  const batch = int(values.batch, "batch", 1000);
+  const result = await simulatePairwise(problem, labels, factory, {
+    design: oneOf<PairDesign>(values["pair-design"], "pair-design", PAIR_DESIGNS, "random"),
+    // --threshold T in pairwise mode: estimate on items with max p > T (plus the pair-labeled ones)
+    strategy: values.threshold === undefined ? "all" : "thresholded",
+    threshold: values.threshold === undefined ? undefined : num(values.threshold, "threshold", 0.5),
+    seed: int(values.seed, "seed", 0),
+    seedSize: int(values["seed-size"], "seed-size", batch),
+    batch,
+    budget: int(values.budget, "budget", 10000),
+    numOutputs: values.outputs === undefined ? undefined : int(values.outputs, "outputs", 20),
+    designOptions: { uniformShare: num(values["uniform-share"], "uniform-share", 0) },
+    intervals: values["no-intervals"] ? false : { draws: int(values["interval-draws"], "interval-draws", 200) },
+    timings: !values["no-timings"],
+    onRound: values.quiet
+      ? undefined
+      : (r) =>
+          process.stderr.write(
+            `${formatRound(r, clusterings)} | pair acc ${r.pairAccuracy?.toFixed(3) ?? "-"} same ${r.positiveShare.toFixed(3)} kept ${r.estimatedShare.toFixed(3)} ids ${r.clustersUsed}\n`,
+          ),
+  });
+  const output = { bundle: name, surrogate: surrogateName, ...result, config: { ...result.config, bundle: name, surrogate: surrogateName, model } };
+  const json = JSON.stringify(output);
+  if (values.out) {
+    await mkdir(dirname(resolve(values.out)), { recursive: true });
+    await writeFile(values.out, json + "\n");
+  } else process.stdout.write(json + "\n");
+  if (!values.quiet) {
     const aec = METRIC_KEYS.map((k) => `${k} ${result.summary.aec[k].toFixed(4)}`).join(", ");
     process.stderr.write(`AEC (rounds): ${aec}; ${((performance.now() - started) / 1000).toFixed(1)} s${values.out ? `; wrote ${values.out}` : ""}\n`);
   }

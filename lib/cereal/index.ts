@@ -41,3 +41,24 @@ export { aecTable, meanAndStandardError, paperGrid, parseJobLines, PAPER_NAMES }
 export { createFixedSurrogate, fixedSurrogateFactory, oneHot } from "./fixedSurrogate";
 export type { KnnOptions } from "./knnSurrogate";
 export { createKnnSurrogate, createKnnSurrogateFactory } from "./knnSurrogate";
+export type { LabeledPairs, PairwiseFitOptions, PairwiseFitReport, PairwiseSurrogate, PairwiseSurrogateFactory } from "./pairwise-surrogate";
+export { defaultNumOutputs, sameProbability } from "./pairwise-surrogate";
+export type { PairDesign, PairDesignOptions, PairDraw, PairDrawGroup, PairDrawRecord, PairPredictions } from "./pair-designs";
+export {
+  drawAnchorPairs,
+  drawPairs,
+  drawUncertainPairs,
+  drawUniformPairs,
+  PAIR_DESIGN_SAMPLING,
+  PAIR_DESIGNS,
+  pairKey,
+  recordPairDraws,
+  recordPairGroups,
+} from "./pair-designs";
+export type { PseudoLabelStrategy } from "./pairwise-estimate";
+export { holdOutPairs, pairAccuracy, pairedRows, pairwiseEstimatorInput, PSEUDO_LABEL_STRATEGIES } from "./pairwise-estimate";
+export type { PairwiseRoundOptions, PairwiseRoundResult, PairwiseState } from "./pairwise-round";
+export { addPairAnswers, initialPairwiseState, runPairwiseRound } from "./pairwise-round";
+export type { PairwiseRoundRecord, PairwiseSimulateOptions, PairwiseSimulationResult } from "./pairwise-simulate";
+export { simulatePairwise } from "./pairwise-simulate";
+export { createPairComponentsSurrogate, createPairComponentsSurrogateFactory, sameComponents } from "./pair-components-surrogate";

@@ -1,0 +1,153 @@
+/**
+ * One pairwise round (paper section 5.3 on Algorithm 1): fit the pairwise surrogate (MCL) on the
+ * answered pairs minus a held-out share, pseudo-label every item with its argmax cluster id,
+ * estimate every metric of every clustering (with intervals), report the held-out pairwise
+ * accuracy, and draw the next pairs with the named pair design. Answering them is the caller's
+ * business; "unsure" answers and skips never reach the state, so they count as skips.
+ */
+import type { MetricValues } from "@/lib/metrics";
+import { argmaxEstimator, estimateMetrics, pseudoLabel } from "./estimators";
+import { bootstrapIntervals, type IntervalReport } from "./intervals";
+import { drawPairs, pairKey, recordPairGroups, type PairDesign, type PairDesignOptions, type PairDrawRecord } from "./pair-designs";
+import { holdOutPairs, pairAccuracy, pairedRows, pairwiseEstimatorInput, type PseudoLabelStrategy } from "./pairwise-estimate";
+import type { LabeledPairs, PairwiseFitReport, PairwiseSurrogate } from "./pairwise-surrogate";
+import type { CerealProblem } from "./problem";
+import { deriveSeed, Random } from "./random";
+import type { FitProgress } from "./surrogate";
+
+export interface PairwiseState {
+  readonly problem: CerealProblem;
+  /** answered pairs so far (same or different), in draw order */
+  readonly pairs: LabeledPairs;
+  /** how every answered pair was drawn, aligned with pairs */
+  readonly draws: readonly PairDrawRecord[];
+  /** the round to run next: it estimates from batches 0..round and draws batch round + 1 */
+  readonly round: number;
+}
+
+/** The state after the answered pairs of one batch are in (unsure pairs left out by the caller). */
+export function addPairAnswers(state: PairwiseState, draws: readonly PairDrawRecord[], same: Uint8Array): PairwiseState {
+  if (draws.length !== same.length) throw new Error(`${draws.length} pairs but ${same.length} answers`);
+  const concat = <T extends Int32Array | Uint8Array>(old: T, add: ArrayLike<number>, make: (n: number) => T): T => {
+    const out = make(old.length + add.length);
+    out.set(old);
+    out.set(add, old.length);
+    return out;
+  };
+  return {
+    ...state,
+    pairs: {
+      a: concat(state.pairs.a, Int32Array.from(draws, (d) => d.row), (n) => new Int32Array(n)),
+      b: concat(state.pairs.b, Int32Array.from(draws, (d) => d.rowB), (n) => new Int32Array(n)),
+      same: concat(state.pairs.same, same, (n) => new Uint8Array(n)),
+    },
+    draws: [...state.draws, ...draws],
+    round: state.round + 1,
+  };
+}
+
+/** The state after the seed pairs are answered: round 0 runs next. */
+export function initialPairwiseState(problem: CerealProblem, seedDraws: readonly PairDrawRecord[], same: Uint8Array): PairwiseState {
+  const empty: PairwiseState = { problem, pairs: { a: new Int32Array(0), b: new Int32Array(0), same: new Uint8Array(0) }, draws: [], round: -1 };
+  return addPairAnswers(empty, seedDraws, same);
+}
+
+export interface PairwiseRoundOptions {
+  readonly design: PairDesign;
+  readonly strategy: PseudoLabelStrategy;
+  /** thresholded: the max p an item needs to be estimated on (default 0.5) */
+  readonly threshold?: number;
+  /** share of answered pairs held out of training to measure pairwise accuracy (default 0.1) */
+  readonly holdOut?: number;
+  /** pairs in the next batch; 0 draws nothing (the last round) */
+  readonly batch: number;
+  readonly seed: number;
+  /** pairKey()s never to draw besides the answered ones (pairs handed out, unsure answers) */
+  readonly exclude?: ReadonlySet<string>;
+  readonly designOptions?: PairDesignOptions;
+  readonly intervals?: { readonly draws?: number; readonly level?: number } | false;
+  readonly onProgress?: (progress: FitProgress) => void;
+}
+
+export interface PairwiseRoundResult {
+  readonly round: number;
+  /** answered pairs the round used (held-out ones included) */
+  readonly nLabels: number;
+  /** estimate[clustering][metric]; empty when no pair is answered yet */
+  readonly estimate: Record<string, MetricValues>;
+  readonly intervals: IntervalReport | null;
+  readonly fit: PairwiseFitReport | null;
+  /** p(.|x) of every row 0..n-1, [n x numOutputs]; null without answered pairs */
+  readonly proba: Float32Array | null;
+  readonly numOutputs: number;
+  /** argmax cluster id of every row; null without answered pairs */
+  readonly pseudoLabels: Int32Array | null;
+  /** the rows the estimate was computed on (all rows, or the thresholded subset) */
+  readonly estimatedRows: Int32Array;
+  /** the surrogate's accuracy on the held-out pairs; null when none was held out */
+  readonly pairAccuracy: number | null;
+  readonly heldOut: number;
+  readonly next: PairDrawRecord[];
+  readonly roundSeconds: number;
+}
+
+export async function runPairwiseRound(state: PairwiseState, surrogate: PairwiseSurrogate, options: PairwiseRoundOptions): Promise<PairwiseRoundResult> {
+  const started = performance.now();
+  const { problem, pairs, round } = state;
+  const n = problem.embeddings.n;
+  const k = surrogate.numOutputs;
+  const all = Int32Array.from({ length: n }, (_, i) => i);
+
+  let fit: PairwiseFitReport | null = null;
+  let proba: Float32Array | null = null;
+  let accuracy: number | null = null;
+  let heldOut = 0;
+  let estimate: Record<string, MetricValues> = {};
+  let intervals: IntervalReport | null = null;
+  let estimatedRows: Int32Array = new Int32Array(0);
+  if (pairs.a.length > 0) {
+    const split = holdOutPairs(pairs, options.holdOut ?? 0.1, Random.from(options.seed, "hold-out", round));
+    heldOut = split.heldOut.a.length;
+    fit = await surrogate.fit(split.train, { seed: deriveSeed(options.seed, "pairwise-fit", round) }, options.onProgress);
+    proba = await surrogate.predictProba(all);
+    accuracy = heldOut > 0 ? pairAccuracy(proba, k, split.heldOut) : null;
+    const input = pairwiseEstimatorInput(proba, k, n, options.strategy, pairedRows(pairs, n), options.threshold);
+    estimatedRows = input.unlabeled;
+    estimate = estimateMetrics(input, problem.clusterings, argmaxEstimator);
+    if (options.intervals !== false)
+      intervals = bootstrapIntervals(input, problem.clusterings, argmaxEstimator, { ...options.intervals, seed: deriveSeed(options.seed, "intervals", round) });
+  }
+
+  let next: PairDrawRecord[] = [];
+  if (options.batch > 0) {
+    const taken = new Set(options.exclude ?? []);
+    for (let i = 0; i < pairs.a.length; i++) taken.add(pairKey(pairs.a[i], pairs.b[i]));
+    for (const d of state.draws) taken.add(pairKey(d.row, d.rowB));
+    const groups = drawPairs(
+      options.design,
+      n,
+      options.batch,
+      Random.from(options.seed, "pairs", round + 1),
+      taken,
+      proba && { proba, k },
+      options.designOptions,
+    );
+    next = recordPairGroups(groups, round + 1, state.draws.length);
+  }
+
+  return {
+    round,
+    nLabels: pairs.a.length,
+    estimate,
+    intervals,
+    fit,
+    proba,
+    numOutputs: k,
+    pseudoLabels: proba && pseudoLabel(proba, k),
+    estimatedRows,
+    pairAccuracy: accuracy,
+    heldOut,
+    next,
+    roundSeconds: (performance.now() - started) / 1000,
+  };
+}
