@@ -1,4 +1,4 @@
-import { createMlpSurrogate } from "@/models";
+import { createMclSurrogate, createMlpSurrogate } from "@/models";
 import { candidateClusteringJobHandler } from "./candidate-clusterings";
 import { labelFreeJobHandler } from "./label-free";
 import { roundJobHandler } from "./rounds";
@@ -7,7 +7,7 @@ import type { JobHandler } from "./worker";
 
 /** Every job kind the worker runs, by name. Features add their handler here. */
 export const jobHandlers: Record<string, JobHandler> = {
-  round: roundJobHandler(createMlpSurrogate),
+  round: roundJobHandler(createMlpSurrogate, createMclSurrogate),
   cluster: candidateClusteringJobHandler,
   "label-free": labelFreeJobHandler,
   [SIMULATE_JOB]: simulationJobHandler(createMlpSurrogate),

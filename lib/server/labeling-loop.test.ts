@@ -168,15 +168,49 @@ describe("rounds in the worker", () => {
     expect(fs.existsSync(projectFile(await db().project.findUniqueOrThrow({ where: { id: projectId } }), "rounds/round-0.npy.tmp"))).toBe(false);
   }, 120_000);
 
-  it("runs pairwise projects with uniform pairs until the pairwise engine", async () => {
-    const { projectId, annotators, truth } = await digitsProject({ mode: "pairwise", seedSize: 6, batchSize: 4 });
-    const done = await labelAll(annotators[0], projectId, truth, 6);
-    expect(done).toHaveLength(6);
+  it("runs a pairwise project's round with the L2C engine: estimates, per-item results, anchor + uniform pairs; unsure answers are skips", async () => {
+    // CrossEntropy names the anchor design; half of the next batch is uniform pairs
+    const { projectId, annotators, truth } = await digitsProject({ mode: "pairwise", seedSize: 30, batchSize: 10, acquisition: "crossentropy" });
+    const [first] = (await nextTasks(annotators[0], projectId, 1)).tasks;
+    await submitLabel(annotators[0], projectId, { taskId: first.id, kind: "unsure", idempotencyKey: "unsure-1" });
+    // the rest of the seed batch, and no overflow pairs
+    const done = await labelAll(annotators[0], projectId, truth, 29);
+    expect(done).toHaveLength(29);
     const pairs = await db().task.findMany({ where: { projectId } });
     expect(pairs.every((t) => t.itemIndexB !== null && t.itemIndex < t.itemIndexB)).toBe(true);
     await runOneJob("w", { handlers: fastRoundHandlers });
-    expect(await db().task.count({ where: { projectId, batch: { index: 1 } } })).toBe(4);
-    expect(await db().estimate.count({ where: { round: { projectId } } })).toBe(0);
+
+    const round = await db().round.findFirstOrThrow({ where: { projectId, index: 0 }, include: { estimates: true } });
+    expect(round).toMatchObject({ status: "done", nLabels: 29, backend: "fake-components", resultsFile: "rounds/round-0.npy" });
+    expect(round.config).toMatchObject({ mode: "pairwise", pairDesign: "anchor", uniformShare: 0.5 });
+    // 29 answers hold out floor(2.9) = 2 pairs to measure the pairwise accuracy
+    expect(round.surrogateAccuracy).not.toBeNull();
+    const clusterings = await db().clustering.count({ where: { projectId } });
+    expect(round.estimates).toHaveLength(clusterings * METRIC_KEYS.length);
+    for (const e of round.estimates) {
+      expect(e.value).toBeGreaterThanOrEqual(0);
+      expect(e.value).toBeLessThanOrEqual(1);
+      expect(e.lo! <= e.hi!).toBe(true);
+    }
+    const project = await db().project.findUniqueOrThrow({ where: { id: projectId } });
+    const results = await readNpy(projectFile(project, round.resultsFile!));
+    expect(results.shape).toEqual([project.n, 2]);
+    // every item has a cluster id in 0..K'-1 (K' = 2 x 10 classes) and its probability
+    const data = results.data as Float32Array;
+    for (let i = 0; i < project.n; i++) {
+      expect(data[2 * i]).toBeGreaterThanOrEqual(0);
+      expect(data[2 * i]).toBeLessThan(20);
+      expect(data[2 * i + 1]).toBeGreaterThan(0);
+    }
+    const next = await db().task.findMany({ where: { projectId, batch: { index: 1 } }, orderBy: { drawOrder: "asc" } });
+    expect(next).toHaveLength(10);
+    expect(next.every((t) => t.itemIndexB !== null && t.itemIndex < t.itemIndexB && t.design === "uniform")).toBe(true);
+    // anchor pairs carry their predicted same-probability as score, then 5 uniform pairs carry none
+    expect(next.map((t) => t.score !== null)).toEqual([true, true, true, true, true, false, false, false, false, false]);
+    expect(next.map((t) => t.drawOrder)).toEqual(Array.from({ length: 10 }, (_, i) => 30 + i));
+    // no pair is drawn twice, the unsure one included
+    const keys = new Set((await db().task.findMany({ where: { projectId } })).map((t) => `${t.itemIndex}:${t.itemIndexB}`));
+    expect(keys.size).toBe(40);
   });
 });
 

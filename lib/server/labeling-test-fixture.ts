@@ -1,5 +1,6 @@
 import path from "node:path";
 import { createKnnSurrogateFactory } from "@/lib/cereal/knnSurrogate";
+import { createPairComponentsSurrogateFactory } from "@/lib/cereal/pair-components-surrogate";
 import { readNpy } from "@/lib/data/npy";
 import { db } from "./db";
 import { importBundle } from "./imports";
@@ -43,5 +44,5 @@ export async function labelAll(user: SessionUser, projectId: string, truth: Int3
   return done;
 }
 
-/** The worker's round handler with the k-NN surrogate (fast, no TF.js). */
-export const fastRoundHandlers: Record<string, JobHandler> = { round: roundJobHandler(createKnnSurrogateFactory()) };
+/** The worker's round handler with the k-NN surrogates (fast, no TF.js): items, and pairs by linked components. */
+export const fastRoundHandlers: Record<string, JobHandler> = { round: roundJobHandler(createKnnSurrogateFactory(), createPairComponentsSurrogateFactory()) };

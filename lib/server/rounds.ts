@@ -1,13 +1,13 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { drawUniformPairs } from "@/lib/cereal/pair-designs";
 import type { Acquisition } from "@/lib/cereal/acquisition";
 import { DEFAULT_DESIGN } from "@/lib/cereal/acquire";
 import type { Draw } from "@/lib/cereal/designs";
 import { estimatorByName } from "@/lib/cereal/estimators";
-import type { CerealState, TestClustering } from "@/lib/cereal/problem";
-import { Random } from "@/lib/cereal/random";
+import { PAIR_DESIGN_SAMPLING } from "@/lib/cereal/pair-designs";
+import type { PairwiseSurrogateFactory } from "@/lib/cereal/pairwise-surrogate";
+import type { CerealProblem, CerealState, TestClustering } from "@/lib/cereal/problem";
 import { runRound, needsSurrogate, type RoundResult } from "@/lib/cereal/round";
 import type { SurrogateFactory } from "@/lib/cereal/surrogate";
 import { encodeNpy, readNpy } from "@/lib/data/npy";
@@ -17,6 +17,7 @@ import { codeVersion } from "./code-version";
 import { db, transaction } from "./db";
 import { majority } from "./labels";
 import { projectDir, projectFile } from "./project-files";
+import { pairDesignFor, runPairwiseRoundJob, UNIFORM_SHARE, type PairRow } from "./pairwise-rounds";
 import { maybeEnqueueRound } from "./round-queue";
 import { countedLabels } from "./tasks";
 import type { JobContext, JobHandler } from "./worker";
@@ -33,6 +34,8 @@ const payload = z.object({ projectId: z.string(), round: z.number().int().min(0)
 
 export interface RoundJobDeps {
   createSurrogate: SurrogateFactory;
+  /** the L2C surrogate of pairwise projects */
+  createPairwiseSurrogate: PairwiseSurrogateFactory;
 }
 
 export async function runRoundJob(ctx: JobContext, deps: RoundJobDeps) {
@@ -42,15 +45,16 @@ export async function runRoundJob(ctx: JobContext, deps: RoundJobDeps) {
   const existing = await db().round.findUnique({ where: { projectId_index: { projectId, index: round } } });
   if (existing?.status === "done") return { round, skipped: "already done" };
 
-  const labelRows = await startRound(projectId, round, ctx.job.id, project, existing?.id ?? null);
-  const state = await loadState(project, round, labelRows);
+  const { rows: labelRows, pairs } = await startRound(projectId, round, ctx.job.id, project, existing?.id ?? null);
   const drawn = await drawnKeys(db(), projectId);
   const nextBatch = await db().batch.findUnique({ where: { projectId_index: { projectId, index: round + 1 } }, include: { _count: { select: { tasks: true } } } });
   const overflow = nextBatch?._count.tasks ?? 0;
   const room = Math.max(0, project.budget - drawn.count);
   const batch = (await countedLabels(db(), projectId)) >= project.budget ? 0 : Math.max(0, Math.min(project.batchSize, room) - overflow);
 
-  if (project.mode === "pairwise") return finishPairwiseRound(project, round, batch, overflow, started, labelRows.length);
+  if (project.mode === "pairwise")
+    return runPairwiseRoundJob(ctx, deps.createPairwiseSurrogate, project, await loadProblem(project), round, pairs, batch, overflow, drawn.pairs, started);
+  const state = await loadState(project, round, labelRows);
 
   const acquisition = project.acquisition as Acquisition;
   const estimator = estimatorByName(project.estimator);
@@ -91,8 +95,14 @@ interface LabelRow {
   draw: Draw;
 }
 
-/** Creates (or takes over) the Round row and freezes the labels it will use. */
-async function startRound(projectId: string, round: number, jobId: string, project: LoadedProject, roundId: string | null): Promise<LabelRow[]> {
+/** Creates (or takes over) the Round row and freezes the labels it will use: item labels, or answered pairs. */
+async function startRound(
+  projectId: string,
+  round: number,
+  jobId: string,
+  project: LoadedProject,
+  roundId: string | null,
+): Promise<{ rows: LabelRow[]; pairs: PairRow[] }> {
   return transaction(async (tx) => {
     const tasks = await tx.task.findMany({
       where: { projectId, done: true },
@@ -100,9 +110,18 @@ async function startRound(projectId: string, round: number, jobId: string, proje
       orderBy: { drawOrder: "asc" },
     });
     const rows: LabelRow[] = [];
+    const pairs: PairRow[] = [];
     for (const task of tasks) {
+      if (project.mode === "pairwise") {
+        // "unsure" answers and skips never count (majority ignores them): such a pair is left out
+        const answer = task.resolvedAnswer ?? majority(task.labels);
+        if ((answer !== "same" && answer !== "different") || task.itemIndexB === null) continue;
+        const draw = { row: task.itemIndex, rowB: task.itemIndexB, design: task.design as Draw["design"], score: task.score, q: task.q, order: task.drawOrder, round: task.batch.index };
+        pairs.push({ a: task.itemIndex, b: task.itemIndexB, same: answer === "same", draw });
+        continue;
+      }
       const value = task.resolvedClassIndex !== null ? String(task.resolvedClassIndex) : majority(task.labels);
-      if (value === null || project.mode === "pairwise") continue;
+      if (value === null) continue;
       rows.push({
         itemIndex: task.itemIndex,
         classIndex: Number(value),
@@ -111,7 +130,7 @@ async function startRound(projectId: string, round: number, jobId: string, proje
     }
     await tx.label.updateMany({ where: { projectId, withdrawn: false, usedByRound: null, task: { done: true } }, data: { usedByRound: round } });
     const data = {
-      nLabels: rows.length,
+      nLabels: rows.length + pairs.length,
       status: "running",
       jobId,
       config: roundConfig(project),
@@ -120,15 +139,17 @@ async function startRound(projectId: string, round: number, jobId: string, proje
     };
     if (roundId) await tx.round.update({ where: { id: roundId }, data });
     else await tx.round.create({ data: { projectId, index: round, ...data } });
-    return rows;
+    return { rows, pairs };
   });
 }
 
 function roundConfig(project: LoadedProject) {
+  const pairDesign = project.mode === "pairwise" ? pairDesignFor(project.acquisition) : null;
   return {
     mode: project.mode,
     acquisition: project.acquisition,
-    design: DEFAULT_DESIGN[project.acquisition as Acquisition] ?? "uniform",
+    design: pairDesign ? PAIR_DESIGN_SAMPLING[pairDesign] : (DEFAULT_DESIGN[project.acquisition as Acquisition] ?? "uniform"),
+    ...(pairDesign ? { pairDesign, uniformShare: pairDesign === "random" ? 1 : UNIFORM_SHARE, pseudoLabels: "all" } : {}),
     estimator: project.estimator,
     fixmatch: project.fixmatch,
     fixmatchSteps: project.fixmatchSteps,
@@ -139,7 +160,8 @@ function roundConfig(project: LoadedProject) {
   };
 }
 
-async function loadState(project: LoadedProject, round: number, labels: LabelRow[]): Promise<CerealState> {
+/** The embeddings and test clusterings of a project, from its files. */
+async function loadProblem(project: LoadedProject): Promise<CerealProblem> {
   const dir = projectDir(project);
   const manifest = JSON.parse(await readFile(path.join(dir, "manifest.json"), "utf8")) as { embeddings?: string };
   const embeddings = await readNpy(projectFile(project, manifest.embeddings ?? "embeddings.npy"));
@@ -149,8 +171,12 @@ async function loadState(project: LoadedProject, round: number, labels: LabelRow
     const soft = c.softFile ? ((await readNpy(projectFile(project, c.softFile))).data as Float32Array) : undefined;
     clusterings.push({ name: c.name, assignments, k: c.k, soft });
   }
+  return { embeddings: { data: embeddings.data as Float32Array, n: project.n, d: project.d }, numClasses: Math.max(2, project.classes.length), clusterings };
+}
+
+async function loadState(project: LoadedProject, round: number, labels: LabelRow[]): Promise<CerealState> {
   return {
-    problem: { embeddings: { data: embeddings.data as Float32Array, n: project.n, d: project.d }, numClasses: Math.max(2, project.classes.length), clusterings },
+    problem: await loadProblem(project),
     labeled: { rows: Int32Array.from(labels, (l) => l.itemIndex), labels: Int32Array.from(labels, (l) => l.classIndex) },
     draws: labels.map((l) => l.draw),
     round,
@@ -252,28 +278,11 @@ async function finishRound(
   });
 }
 
-/** Pairwise projects until the pairwise engine: the round only draws the next uniform pairs. */
-async function finishPairwiseRound(project: LoadedProject, round: number, batch: number, overflow: number, started: number, nLabels: number) {
-  await transaction(async (tx) => {
-    const row = await tx.round.findUniqueOrThrow({ where: { projectId_index: { projectId: project.id, index: round } } });
-    if (row.status === "done") return;
-    if (batch > 0) {
-      const drawn = await drawnKeys(tx, project.id);
-      const draws = drawUniformPairs(project.n, batch, Random.from(project.seed, "pairs", round + 1), drawn.pairs);
-      const maxOrder = await tx.task.aggregate({ where: { projectId: project.id }, _max: { drawOrder: true } });
-      await createBatch(tx, project.id, round + 1, round, overflow + draws.length, draws, "uniform", (maxOrder._max.drawOrder ?? -1) + 1, false);
-    }
-    await tx.round.update({ where: { id: row.id }, data: { status: "done", nLabels, roundSeconds: (performance.now() - started) / 1000, finishedAt: new Date() } });
-  });
-  await maybeEnqueueRound(project.id);
-  return { round, pairwise: true };
-}
-
-/** The worker's handler for round jobs, over a surrogate factory (TF.js in the app, fakes in tests). */
-export function roundJobHandler(createSurrogate: SurrogateFactory): JobHandler {
+/** The worker's handler for round jobs, over surrogate factories (TF.js in the app, fakes in tests). */
+export function roundJobHandler(createSurrogate: SurrogateFactory, createPairwiseSurrogate: PairwiseSurrogateFactory): JobHandler {
   return async (ctx) => {
     try {
-      return await runRoundJob(ctx, { createSurrogate });
+      return await runRoundJob(ctx, { createSurrogate, createPairwiseSurrogate });
     } catch (error) {
       // The last attempt failed: the Round row shows the error too (the job keeps it, retryable).
       if (ctx.job.attempts >= ctx.job.maxAttempts) {
