@@ -51,11 +51,13 @@ function formatBytes(bytes: number): string {
   return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
 }
 
-export function NewProjectForm() {
+export function NewProjectForm({ limitBytes }: { limitBytes: number }) {
   const [source, setSource] = useState<Source | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
   const [dragging, setDragging] = useState(false);
   const busy = phase.kind === "uploading" || phase.kind === "importing";
+  const chosenBytes = !source ? 0 : source.kind === "zip" ? source.file.size : source.files.reduce((sum, f) => sum + f.file.size, 0);
+  const overLimit = chosenBytes > limitBytes;
 
   function pickZip(files: FileList | null) {
     const file = files?.[0];
@@ -81,6 +83,7 @@ export function NewProjectForm() {
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!source) return setPhase({ kind: "failed", message: "Choose the bundle first: a .zip, or its folder." });
+    if (overLimit) return;
     const fields = new FormData(event.currentTarget);
     const body = new FormData();
     for (const key of ["name", "description", "mode"]) body.append(key, String(fields.get(key) ?? ""));
@@ -154,6 +157,12 @@ export function NewProjectForm() {
             {describe(source)}
           </p>
         )}
+        {overLimit && (
+          <p role="alert" className="mt-2 text-sm text-red-700">
+            This is over the upload limit of {formatBytes(limitBytes)}; import it with npm run cereal -- import on the server.
+          </p>
+        )}
+        <p className="mt-3 text-xs text-slate-500">Upload limit {formatBytes(limitBytes)}.</p>
       </div>
 
       {phase.kind === "uploading" && (
@@ -183,7 +192,7 @@ export function NewProjectForm() {
         <Link href="/projects" className="rounded-md px-4 py-2 text-sm text-slate-600 hover:text-slate-900">
           Cancel
         </Link>
-        <button type="submit" disabled={busy} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60">
+        <button type="submit" disabled={busy || overLimit} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60">
           {busy ? "Importing…" : "Upload and import"}
         </button>
       </div>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { forbidden } from "next/navigation";
 import { requirePageUser } from "@/lib/server/page-session";
+import { uploadLimitBytes } from "@/lib/server/uploads";
 import { NewProjectForm } from "./new-project-form";
 
 export const metadata: Metadata = { title: "New project" };
@@ -16,7 +17,7 @@ export default async function NewProjectPage() {
         optionally items and reference labels. Drop the folder or a .zip of it. Bundles larger than the upload limit import faster with{" "}
         <span className="font-mono">npm run cereal -- import</span>.
       </p>
-      <NewProjectForm />
+      <NewProjectForm limitBytes={uploadLimitBytes()} />
     </div>
   );
 }
