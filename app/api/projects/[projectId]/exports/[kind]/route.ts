@@ -1,8 +1,9 @@
 import { exportConfig, exportEstimates, exportFormat, exportItems, exportLabels } from "@/lib/server/exports";
+import { exportBundle } from "@/lib/server/bundle-export";
 import { notFound } from "@/lib/server/errors";
 import { route } from "@/lib/server/route";
 
-/** GET /api/projects/:id/exports/labels|items?format=csv|jsonl|parquet, /exports/estimates, /exports/config */
+/** GET /api/projects/:id/exports/labels|items?format=csv|jsonl|parquet, /exports/estimates, /exports/config, /exports/bundle (.zip) */
 export const GET = route<{ projectId: string; kind: string }>("user", async ({ user, params, request }) => {
   const { format } = exportFormat.parse(Object.fromEntries(new URL(request.url).searchParams));
   switch (params.kind) {
@@ -14,7 +15,9 @@ export const GET = route<{ projectId: string; kind: string }>("user", async ({ u
       return exportEstimates(user, params.projectId);
     case "config":
       return exportConfig(user, params.projectId);
+    case "bundle":
+      return exportBundle(user, params.projectId);
     default:
-      throw notFound("Exports are labels, items, estimates and config.");
+      throw notFound("Exports are labels, items, estimates, config and bundle.");
   }
 });
