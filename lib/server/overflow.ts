@@ -40,6 +40,8 @@ export async function overflowDraws(tx: Tx, project: OverflowProject, count: num
   let design: Design = "uniform";
   let draws: { row: number; rowB: number | null; score: number | null; q: number }[];
   if (project.mode === "pairwise") {
+    // overflow pairs stay uniform: the uncertain and anchor designs need the surrogate's p(.|x),
+    // which a round does not keep; uniform pairs are also the design that measured best (issue #10)
     draws = drawUniformPairs(project.n, take, random, drawn.pairs);
   } else {
     const pool = Int32Array.from({ length: project.n }, (_, i) => i).filter((row) => !drawn.rows.has(row));
