@@ -34,8 +34,8 @@ const payload = z.object({ projectId: z.string(), round: z.number().int().min(0)
 
 export interface RoundJobDeps {
   createSurrogate: SurrogateFactory;
-  /** the L2C surrogate of pairwise projects */
-  createPairwiseSurrogate: PairwiseSurrogateFactory;
+  /** the L2C surrogate of pairwise projects (a worker without one fails their rounds with a message) */
+  createPairwiseSurrogate?: PairwiseSurrogateFactory;
 }
 
 export async function runRoundJob(ctx: JobContext, deps: RoundJobDeps) {
@@ -52,8 +52,10 @@ export async function runRoundJob(ctx: JobContext, deps: RoundJobDeps) {
   const room = Math.max(0, project.budget - drawn.count);
   const batch = (await countedLabels(db(), projectId)) >= project.budget ? 0 : Math.max(0, Math.min(project.batchSize, room) - overflow);
 
-  if (project.mode === "pairwise")
+  if (project.mode === "pairwise") {
+    if (!deps.createPairwiseSurrogate) throw new Error("This worker has no pairwise surrogate; pairwise rounds need one (roundJobHandler's second argument).");
     return runPairwiseRoundJob(ctx, deps.createPairwiseSurrogate, project, await loadProblem(project), round, pairs, batch, overflow, drawn.pairs, started);
+  }
   const state = await loadState(project, round, labelRows);
 
   const acquisition = project.acquisition as Acquisition;
@@ -279,7 +281,7 @@ async function finishRound(
 }
 
 /** The worker's handler for round jobs, over surrogate factories (TF.js in the app, fakes in tests). */
-export function roundJobHandler(createSurrogate: SurrogateFactory, createPairwiseSurrogate: PairwiseSurrogateFactory): JobHandler {
+export function roundJobHandler(createSurrogate: SurrogateFactory, createPairwiseSurrogate?: PairwiseSurrogateFactory): JobHandler {
   return async (ctx) => {
     try {
       return await runRoundJob(ctx, { createSurrogate, createPairwiseSurrogate });
