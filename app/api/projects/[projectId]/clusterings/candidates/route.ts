@@ -1,5 +1,9 @@
 import { candidateClusteringInput, requestCandidateClustering } from "@/lib/server/candidate-clusterings";
+import { candidateClusteringJobs } from "@/lib/server/candidate-jobs";
 import { jsonBody, route } from "@/lib/server/route";
+
+/** The project's embedding spaces and its latest candidate jobs with progress and outcome (owner only). */
+export const GET = route<{ projectId: string }>("user", async ({ user, params }) => candidateClusteringJobs(user, params.projectId));
 
 /** JSON {space?, method: kmeans|spectral, k, seed?}: queues a candidate clustering (owner only). */
 export const POST = route<{ projectId: string }>("user", async ({ user, params, request }) => ({
