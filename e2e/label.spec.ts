@@ -179,10 +179,37 @@ test("a flaky network neither loses nor duplicates an answer: lost responses are
   expect(rows.filter((r) => r.item_index === task.itemIndex).map((r) => r.class_index)).toEqual([1]);
 });
 
+test("a refused answer (409) explains itself in a notice and moves on; the layout stays put", async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  const id = await openWorkspace(page, CLUSTERWISE);
+  const toolbar = page.getByRole("toolbar", { name: "Item actions" });
+  const classes = page.getByRole("list", { name: "Classes" });
+  const place = async () => [await toolbar.boundingBox(), await classes.boundingBox()];
+  const before = await place();
+
+  // The same task answered elsewhere first (another tab, say): this page's answer is refused.
+  const task = await currentTask(page);
+  const elsewhere = await page.request.post(`/api/projects/${id}/labels`, { data: { taskId: task.taskId, idempotencyKey: `other-tab-${Date.now()}`, kind: "label", classIndex: 4 } });
+  expect(elsewhere.status()).toBe(200);
+  await answerWith(page, "6");
+  await expect(page.getByTestId("toast")).toHaveText(/Not saved, moved on: You already answered this task\./);
+  await allSaved(page);
+  for (let i = 0; i < 3; i++) await answerWith(page, "1");
+  expect(await place()).toEqual(before);
+
+  const rows = (await exportedLabels(page, id)).filter((r) => r.item_index === task.itemIndex);
+  expect(rows.map((r) => r.class_index)).toEqual([4]);
+});
+
 test("the pairwise demo is labeled to the end of its seed batch", async ({ page }) => {
   test.setTimeout(120_000);
   await signIn(page, ADMIN.email, ADMIN.password);
-  const id = await openWorkspace(page, PAIRWISE);
+  const id = await projectId(page, PAIRWISE);
+  // This time from the projects list: each card has its own way in.
+  await page.goto("/projects");
+  await page.getByRole("link", { name: `Start labeling ${PAIRWISE}` }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/projects/${id}/label$`));
   await expect(workspace(page)).toHaveAttribute("data-mode", "pairwise");
   await expect(page.getByRole("img", { name: /^Item / })).toHaveCount(2);
   await expect(page.getByRole("button", { name: /Same class/ })).toBeVisible();

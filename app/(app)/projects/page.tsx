@@ -32,7 +32,7 @@ export default async function ProjectsPage() {
           {projects.map((p) => {
             const share = Math.min(1, p.labels / Math.max(1, p.budget));
             return (
-              <li key={p.id}>
+              <li key={p.id} className="relative">
                 <Link href={`/projects/${p.id}`} className="block rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-300 hover:shadow">
                   <div className="flex items-start justify-between gap-3">
                     <h2 className="font-semibold">{p.name}</h2>
@@ -64,9 +64,17 @@ export default async function ProjectsPage() {
                       ))}
                     </p>
                   )}
-                  <p className="mt-3 text-xs text-slate-500">
+                  <p className="mt-3 pr-24 text-xs text-slate-500">
                     {p.n.toLocaleString("en")} items · {p.d}-d embeddings · {p.mode} · bundle {p.bundleName}
                   </p>
+                </Link>
+                {/* A sibling, not inside the card's link: links do not nest. */}
+                <Link
+                  href={`/projects/${p.id}/label`}
+                  aria-label={`Start labeling ${p.name}`}
+                  className="absolute right-4 bottom-4 rounded-md bg-indigo-600 px-2.5 py-1 text-xs font-semibold text-white shadow-sm hover:bg-indigo-500"
+                >
+                  Label →
                 </Link>
               </li>
             );

@@ -125,6 +125,11 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
       toSignIn();
       return null;
     }
+    if (result.status === 409) {
+      // Another annotator may have added it meanwhile: show their classes too.
+      const latest = await apiRequest(`/api/projects/${project.id}`);
+      if (latest.status === 200) setClasses((latest.data as { project: { classes: ClassOption[] } }).project.classes);
+    }
     if (result.status !== 200) return errorMessage(result);
     const created = (result.data as { class: ClassOption }).class;
     setClasses((all) => [...all, created]);
