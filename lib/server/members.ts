@@ -40,7 +40,11 @@ export async function removeMember(user: SessionUser, projectId: string, userId:
   if (!member) throw notFound("This user is not a member of the project.");
   if (member.role === "OWNER" && (await db().projectMember.count({ where: { projectId, role: "OWNER" } })) === 1)
     throw conflict("This is the project's last owner; add another owner first, or delete the project.");
-  // Their labels stay: they were given in good faith and may already be in an estimate.
-  await db().projectMember.delete({ where: { id: member.id } });
+  // Their labels stay: they were given in good faith and may already be in an estimate. Their
+  // unanswered leases go back to the pool at once.
+  await db().$transaction([
+    db().lease.deleteMany({ where: { userId, task: { projectId } } }),
+    db().projectMember.delete({ where: { id: member.id } }),
+  ]);
   return listMembers(user, projectId);
 }

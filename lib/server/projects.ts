@@ -96,7 +96,8 @@ export async function getProject(user: SessionUser, projectId: string) {
     ...(owner ? { hasReferenceLabels: project.hasReferenceLabels } : {}),
     createdAt: project.createdAt,
     role,
-    members: project.members.map((m) => ({ ...m.user, role: m.role })),
+    // Annotators see who else works on the project, not their email addresses.
+    members: project.members.map((m) => ({ ...m.user, email: role === "OWNER" ? m.user.email : null, role: m.role })),
   };
 }
 

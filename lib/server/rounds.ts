@@ -80,6 +80,8 @@ export async function runRoundJob(ctx: JobContext, deps: RoundJobDeps) {
     surrogate?.dispose();
   }
   if (ctx.signal.aborted) throw new Error("The round was cancelled.");
+  // The project may have been deleted while the surrogate trained: never recreate its folder.
+  if (!(await db().project.findUnique({ where: { id: projectId }, select: { id: true } }))) throw new Error("The project was deleted during the round.");
   await ctx.progress({ phase: "writing" });
   const writeStarted = performance.now();
   const files = await writeResults(project, round, state, result);
