@@ -1,6 +1,7 @@
 "use client";
 
 import { formatMetric, type MetricKey, type RoundRow, type StopRule, type TrueMetrics } from "./dashboard-types";
+import { formatScore, LABEL_FREE_MEASURES, measureValue, type LabelFreeMeasure, type LabelFreeScore, type LabelFreeView } from "./use-label-free";
 
 interface Ranked {
   name: string;
@@ -27,6 +28,21 @@ export function rankClusterings(rounds: RoundRow[], metric: MetricKey, clusterin
   return { ranked: ranked.sort((a, b) => b.value - a.value), round: last };
 }
 
+/**
+ * The rows in ranking order: by the estimate when the latest round has one, then the clusterings
+ * it does not cover yet (none before the first round; a new candidate until the next) by ACE, so
+ * before any label the label-free ranking is the ranking.
+ */
+function orderedRows(ranked: Ranked[], clusterings: { name: string; k: number }[], scores: ReadonlyMap<string, LabelFreeScore>) {
+  const estimated = new Set(ranked.map((r) => r.name));
+  const ace = (name: string) => scores.get(name)?.ace ?? -Infinity;
+  const rest = clusterings
+    .filter((c) => !estimated.has(c.name))
+    .sort((a, b) => ace(b.name) - ace(a.name) || a.name.localeCompare(b.name))
+    .map((c): Ranked => ({ name: c.name, k: c.k, value: NaN, lo: null, hi: null, pBest: null, change: null }));
+  return [...ranked, ...rest];
+}
+
 /** Far projections only say "far": a power law fitted to two or three rounds is not worth more digits. */
 const labelsNeeded = (n: number) => (n > 100_000 ? "> 100k labels" : `+${n.toLocaleString("en")} labels`);
 
@@ -39,6 +55,8 @@ export function ClusteringRanking({
   colors,
   selected,
   onSelect,
+  labelFree,
+  measure,
 }: {
   rounds: RoundRow[];
   metric: MetricKey;
@@ -48,34 +66,54 @@ export function ClusteringRanking({
   colors: Record<string, string>;
   selected: string | null;
   onSelect: (name: string) => void;
+  labelFree: LabelFreeView;
+  measure: LabelFreeMeasure;
 }) {
   const { ranked, round } = rankClusterings(rounds, metric, clusterings);
-  if (!round) return <p className="px-4 py-6 text-sm text-slate-500">No estimates yet: the first round runs when the seed batch is labeled.</p>;
-  // the interval bars share one scale (estimates included: an estimate may sit outside its bootstrap interval)
-  const ends = ranked.flatMap((r) => [r.value, r.lo ?? r.value, r.hi ?? r.value, trueMetrics?.[r.name]?.[metric] ?? r.value]);
-  const min = Math.min(...ends);
-  const span = Math.max(1e-6, Math.max(...ends) - min);
-  const x = (v: number) => ((v - min) / span) * 100;
-  const showTruth = trueMetrics !== null;
-  return (
-    <table className="w-full text-sm tabular-nums" data-testid="ranking">
-      <thead>
-        <tr className="border-b border-slate-200 text-left text-[11px] uppercase tracking-wide text-slate-500">
-          <th className="py-1.5 pl-4 pr-2 font-medium">Clustering</th>
-          <th className="px-2 text-right font-medium">Estimate</th>
-          <th className="px-2 font-medium">90% interval</th>
-          <th className="w-24 px-2 font-medium" aria-label="Interval on a common scale" />
-          {showTruth && <th className="px-2 text-right font-medium">True</th>}
-          <th className="px-2 text-right font-medium">Δ</th>
-          <th className="px-2 text-right font-medium">P(best)</th>
-          <th className="py-1.5 pl-2 pr-4 font-medium">Stop rule</th>
-        </tr>
-      </thead>
-      <tbody>
-        {ranked.map((r) => {
-          const stop = stopRule[r.name]?.[metric];
-          const truth = trueMetrics?.[r.name]?.[metric];
-          return (
+  const scores = new Map(labelFree.state === "ready" ? labelFree.clusterings.map((c) => [c.name, c]) : []);
+  const rows = orderedRows(ranked, clusterings, scores);
+  const { digits } = LABEL_FREE_MEASURES.find((m) => m.key === measure)!;
+  const labelFreeCell = (name: string, which: "paired" | "ace") => {
+    if (labelFree.state === "computing") return <span className="animate-pulse text-slate-300">…</span>;
+    if (labelFree.state !== "ready") return <span className="text-slate-300">—</span>;
+    return formatScore(measureValue(measure, scores.get(name)?.[which] ?? null), digits);
+  };
+  const labelFreeCells = (name: string) => (
+    <>
+      <td className="border-l border-slate-100 px-1.5 text-right text-xs text-slate-600" data-testid="paired-score">
+        {labelFreeCell(name, "paired")}
+      </td>
+      <td className="px-1.5 text-right text-xs font-medium text-slate-800" data-testid="ace-score">
+        {labelFreeCell(name, "ace")}
+      </td>
+    </>
+  );
+  const labelFreeHeads = (
+    <>
+      <th className="border-l border-slate-100 px-1.5 text-right font-medium" title="the internal measure in the clustering's own embedding space">
+        Paired
+      </th>
+      <th className="px-1.5 text-right font-medium" title="ACE: the measure across the embedding spaces that agree, weighted by PageRank">
+        ACE
+      </th>
+    </>
+  );
+  const dot = (name: string) => <span className="mr-2 inline-block h-2.5 w-2.5 rounded-full align-middle" style={{ background: colors[name] }} />;
+
+  if (!round)
+    return (
+      <table className="w-full text-sm tabular-nums" data-testid="ranking">
+        <thead>
+          <tr className="border-b border-slate-200 text-left text-[11px] uppercase tracking-wide text-slate-500">
+            <th className="py-1.5 pl-4 pr-2 font-medium">Clustering (label-free order)</th>
+            <th className="px-2 text-right font-medium">k</th>
+            <th className="px-2 font-medium">Space</th>
+            {labelFreeHeads}
+            <th className="w-4" />
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
             <tr
               key={r.name}
               data-testid="ranking-row"
@@ -83,57 +121,115 @@ export function ClusteringRanking({
               onClick={() => onSelect(r.name)}
               className={`cursor-pointer whitespace-nowrap border-b border-slate-100 last:border-0 ${selected === r.name ? "bg-indigo-50/70" : "hover:bg-slate-50"}`}
             >
-              <td className="py-2 pl-4 pr-2" title={`${r.k} clusters`}>
-                <span className="mr-2 inline-block h-2.5 w-2.5 rounded-full align-middle" style={{ background: colors[r.name] }} />
+              <td className="py-1.5 pl-4 pr-2">
+                {dot(r.name)}
                 <span className="font-mono text-[13px]">{r.name}</span>
               </td>
-              <td className="px-2 text-right font-semibold text-slate-900" data-testid="estimate">
-                {formatMetric(r.value)}
-              </td>
-              <td className="px-2 text-xs text-slate-500" data-testid="interval">
-                {r.lo !== null && r.hi !== null ? `[${formatMetric(r.lo)}, ${formatMetric(r.hi)}]` : "—"}
-              </td>
-              <td className="px-2">
-                <svg width="100%" height="12" viewBox="0 0 100 12" preserveAspectRatio="none" aria-hidden className="block">
-                  <line x1="0" x2="100" y1="6" y2="6" stroke="#e2e8f0" vectorEffect="non-scaling-stroke" />
-                  {r.lo !== null && r.hi !== null && <rect x={x(r.lo)} width={Math.max(0.8, x(r.hi) - x(r.lo))} y="2" height="8" rx="1" fill={colors[r.name]} opacity="0.35" />}
-                  <line x1={x(r.value)} x2={x(r.value)} y1="0" y2="12" stroke={colors[r.name]} strokeWidth="2" vectorEffect="non-scaling-stroke" />
-                  {truth !== undefined && <line x1={x(truth)} x2={x(truth)} y1="0" y2="12" stroke="#0f172a" strokeDasharray="2 2" vectorEffect="non-scaling-stroke" />}
-                </svg>
-              </td>
-              {showTruth && (
-                <td className="px-2 text-right text-xs text-slate-500" title="from the reference labels">
-                  {formatMetric(truth)}
-                </td>
-              )}
-              <td className={`px-2 text-right text-xs ${r.change === null ? "text-slate-400" : r.change >= 0 ? "text-emerald-700" : "text-rose-700"}`}>
-                {r.change === null ? "—" : `${r.change >= 0 ? "+" : "−"}${Math.abs(r.change).toFixed(3)}`}
-              </td>
-              <td className="px-2 text-right text-xs">{r.pBest === null ? "—" : `${Math.round(r.pBest * 100)}%`}</td>
-              <td className="py-2 pl-2 pr-4 text-xs">
-                {!stop ? (
-                  <span className="text-slate-400">—</span>
-                ) : stop.converged ? (
-                  <span className="rounded bg-emerald-100 px-1.5 py-0.5 font-medium text-emerald-800">converged</span>
-                ) : (
-                  <span className="text-slate-600" title={`interval width ${stop.width.toFixed(3)}; the rule stops below 0.02 with a move under 0.01 over 3 rounds`}>
-                    {stop.labelsStillNeeded === null ? "not shrinking" : stop.labelsStillNeeded === 0 ? "narrow; steadying" : labelsNeeded(stop.labelsStillNeeded)}
-                  </span>
-                )}
-              </td>
+              <td className="px-2 text-right text-xs text-slate-600">{r.k}</td>
+              <td className="px-2 font-mono text-xs text-slate-500">{scores.get(r.name)?.space ?? "—"}</td>
+              {labelFreeCells(r.name)}
+              <td />
             </tr>
-          );
-        })}
-      </tbody>
-      <tfoot>
-        <tr>
-          <td colSpan={showTruth ? 8 : 7} className="px-4 pb-3 pt-3 text-[11px] leading-relaxed text-slate-500">
-            Estimate: labels + the surrogate&apos;s pseudo-labels. Interval and P(best): 90% bootstrap over the labels with pseudo-labels drawn from the
-            surrogate, so early on an interval may not contain its estimate. Stop rule: interval narrower than 0.02 and a move under 0.01 over the last 3
-            rounds; the labels still needed come from the interval widths so far.
-          </td>
-        </tr>
-      </tfoot>
-    </table>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <td colSpan={6} className="px-4 pb-3 pt-3 text-[11px] leading-relaxed text-slate-500">
+              No estimates yet: the first round runs when the seed batch is labeled. Until then clusterings are ranked without labels, by their ACE score.
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+    );
+  // the interval bars share one scale (estimates included: an estimate may sit outside its bootstrap interval)
+  const ends = ranked.flatMap((r) => [r.value, r.lo ?? r.value, r.hi ?? r.value, trueMetrics?.[r.name]?.[metric] ?? r.value]);
+  const min = Math.min(...ends);
+  const span = Math.max(1e-6, Math.max(...ends) - min);
+  const x = (v: number) => ((v - min) / span) * 100;
+  const showTruth = trueMetrics !== null;
+  return (
+    // long candidate names can still outgrow a narrow window: the table scrolls inside its card
+    <div className="overflow-x-auto">
+      <table className="w-full text-sm tabular-nums" data-testid="ranking">
+        <thead>
+          <tr className="border-b border-slate-200 text-left text-[11px] uppercase tracking-wide text-slate-500">
+            <th className="py-1.5 pl-4 pr-1.5 font-medium">Clustering</th>
+            <th className="px-1.5 text-right font-medium">Estimate</th>
+            <th className="px-1.5 font-medium">90% interval</th>
+            <th className="w-16 px-1.5 font-medium" aria-label="Interval on a common scale" />
+            {showTruth && <th className="px-1.5 text-right font-medium">True</th>}
+            <th className="px-1.5 text-right font-medium">Δ</th>
+            <th className="px-1.5 text-right font-medium">P(best)</th>
+            {labelFreeHeads}
+            <th className="py-1.5 pl-1.5 pr-4 font-medium">Stop rule</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => {
+            const stop = stopRule[r.name]?.[metric];
+            const truth = trueMetrics?.[r.name]?.[metric];
+            return (
+              <tr
+                key={r.name}
+                data-testid="ranking-row"
+                data-clustering={r.name}
+                onClick={() => onSelect(r.name)}
+                className={`cursor-pointer whitespace-nowrap border-b border-slate-100 last:border-0 ${selected === r.name ? "bg-indigo-50/70" : "hover:bg-slate-50"}`}
+              >
+                <td className="py-2 pl-4 pr-1.5" title={`${r.k} clusters`}>
+                  {dot(r.name)}
+                  <span className="font-mono text-[13px]">{r.name}</span>
+                </td>
+                <td className="px-1.5 text-right font-semibold text-slate-900" data-testid="estimate">
+                  {formatMetric(r.value)}
+                </td>
+                <td className="px-1.5 text-xs text-slate-500" data-testid="interval">
+                  {r.lo !== null && r.hi !== null ? `[${formatMetric(r.lo)}, ${formatMetric(r.hi)}]` : "—"}
+                </td>
+                <td className="px-1.5">
+                  <svg width="100%" height="12" viewBox="0 0 100 12" preserveAspectRatio="none" aria-hidden className="block">
+                    <line x1="0" x2="100" y1="6" y2="6" stroke="#e2e8f0" vectorEffect="non-scaling-stroke" />
+                    {r.lo !== null && r.hi !== null && <rect x={x(r.lo)} width={Math.max(0.8, x(r.hi) - x(r.lo))} y="2" height="8" rx="1" fill={colors[r.name]} opacity="0.35" />}
+                    {!Number.isNaN(r.value) && <line x1={x(r.value)} x2={x(r.value)} y1="0" y2="12" stroke={colors[r.name]} strokeWidth="2" vectorEffect="non-scaling-stroke" />}
+                    {truth !== undefined && <line x1={x(truth)} x2={x(truth)} y1="0" y2="12" stroke="#0f172a" strokeDasharray="2 2" vectorEffect="non-scaling-stroke" />}
+                  </svg>
+                </td>
+                {showTruth && (
+                  <td className="px-1.5 text-right text-xs text-slate-500" title="from the reference labels">
+                    {formatMetric(truth)}
+                  </td>
+                )}
+                <td className={`px-1.5 text-right text-xs ${r.change === null ? "text-slate-400" : r.change >= 0 ? "text-emerald-700" : "text-rose-700"}`}>
+                  {r.change === null ? "—" : `${r.change >= 0 ? "+" : "−"}${Math.abs(r.change).toFixed(3)}`}
+                </td>
+                <td className="px-1.5 text-right text-xs">{r.pBest === null ? "—" : `${Math.round(r.pBest * 100)}%`}</td>
+                {labelFreeCells(r.name)}
+                <td className="py-2 pl-1.5 pr-4 text-xs">
+                  {!stop ? (
+                    <span className="text-slate-400">—</span>
+                  ) : stop.converged ? (
+                    <span className="rounded bg-emerald-100 px-1.5 py-0.5 font-medium text-emerald-800">converged</span>
+                  ) : (
+                    <span className="text-slate-600" title={`interval width ${stop.width.toFixed(3)}; the rule stops below 0.02 with a move under 0.01 over 3 rounds`}>
+                      {stop.labelsStillNeeded === null ? "not shrinking" : stop.labelsStillNeeded === 0 ? "narrow; steadying" : labelsNeeded(stop.labelsStillNeeded)}
+                    </span>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+        <tfoot>
+          <tr>
+            <td colSpan={showTruth ? 10 : 9} className="px-4 pb-3 pt-3 text-[11px] leading-relaxed text-slate-500">
+              Estimate: labels + the surrogate&apos;s pseudo-labels. Interval and P(best): 90% bootstrap over the labels with pseudo-labels drawn from the
+              surrogate, so early on an interval may not contain its estimate. Stop rule: interval narrower than 0.02 and a move under 0.01 over the last 3
+              rounds; the labels still needed come from the interval widths so far. Paired and ACE need no labels: a clustering without an estimate is
+              new since the last round and ranks by ACE until the next.
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+    </div>
   );
 }

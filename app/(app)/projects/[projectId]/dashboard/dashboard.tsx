@@ -1,15 +1,19 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useMemo, useState } from "react";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { apiJson } from "@/app/components/api";
+import { CandidateClusteringForm } from "./candidate-clustering-form";
 import { ClusteringRanking, rankClusterings } from "./clustering-ranking";
 import { ContingencyHeatmap } from "./contingency-heatmap";
 import { ConvergenceChart } from "./convergence-chart";
 import { CLUSTERING_COLORS, METRICS, type DashboardProject, type MetricKey, type TrueMetrics } from "./dashboard-types";
 import { ExportMenu } from "./export-menu";
 import { LabelsPanel } from "./labels-panel";
+import { rankAgreement } from "./rank-agreement";
 import { RoundsPanel } from "./rounds-panel";
+import { LABEL_FREE_MEASURES, useLabelFree, type LabelFreeMeasure } from "./use-label-free";
 import { useLiveProject } from "./use-live-project";
 
 export function Dashboard({ project }: { project: DashboardProject }) {
@@ -18,6 +22,10 @@ export function Dashboard({ project }: { project: DashboardProject }) {
   const [selected, setSelected] = useState<string | null>(null);
   const [trueMetrics, setTrueMetrics] = useState<TrueMetrics | null>(null);
   const [pauseError, setPauseError] = useState<string | null>(null);
+  const [measure, setMeasure] = useState<LabelFreeMeasure>("silhouette");
+  const router = useRouter();
+  // a candidate clustering made in the app is a new row of the ranking: reload the page's project
+  const reloadClusterings = useCallback(() => router.refresh(), [router]);
 
   useEffect(() => {
     if (!project.hasReferenceLabels) return;
@@ -29,7 +37,15 @@ export function Dashboard({ project }: { project: DashboardProject }) {
 
   const colors = useMemo(() => Object.fromEntries(project.clusterings.map((c, i) => [c.name, CLUSTERING_COLORS[i % CLUSTERING_COLORS.length]])), [project.clusterings]);
   const names = project.clusterings.map((c) => c.name);
-  const best = rounds ? rankClusterings(rounds, metric, project.clusterings).ranked[0]?.name : undefined;
+  const labelFree = useLabelFree(project.id, measure, names.join(","));
+  const ranking = rounds ? rankClusterings(rounds, metric, project.clusterings) : null;
+  const best = ranking?.ranked[0]?.name;
+  const agreement =
+    ranking && labelFree.state === "ready"
+      ? rankAgreement(new Map(ranking.ranked.map((r) => [r.name, r.value])), new Map(labelFree.clusterings.map((c) => [c.name, c.ace])))
+      : null;
+  const measureInfo = LABEL_FREE_MEASURES.find((m) => m.key === measure)!;
+  const metricLabel = METRICS.find((m) => m.key === metric)!.label;
   const focus = selected ?? best ?? names[0] ?? null;
   const paused = snapshot?.paused ?? project.paused;
   const labels = snapshot?.labels ?? 0;
@@ -129,20 +145,70 @@ export function Dashboard({ project }: { project: DashboardProject }) {
         </span>
       </div>
 
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,4fr)_minmax(0,7fr)]">
         <section className="h-80 rounded-xl border border-slate-200 bg-white p-2" aria-label="Convergence" data-testid="convergence">
           {rounds && <ConvergenceChart rounds={rounds} metric={metric} clusterings={names} colors={colors} selected={focus} trueMetrics={trueMetrics} />}
         </section>
         <section className="rounded-xl border border-slate-200 bg-white" aria-label="Ranking">
-          <h2 className="px-4 pb-1 pt-3 text-sm font-semibold">
-            Ranking by {METRICS.find((m) => m.key === metric)!.label}
-            {snapshot?.lastRound && <span className="ml-2 text-xs font-normal text-slate-500">round {snapshot.lastRound.index}, {snapshot.lastRound.nLabels} labels</span>}
-          </h2>
-          {rounds && <ClusteringRanking rounds={rounds} metric={metric} clusterings={project.clusterings} stopRule={stopRule} trueMetrics={trueMetrics} colors={colors} selected={focus} onSelect={setSelected} />}
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 pb-1 pt-3">
+            <h2 className="text-sm font-semibold">
+              Ranking by {ranking?.round ? metricLabel : "ACE"}
+              {snapshot?.lastRound && <span className="ml-2 text-xs font-normal text-slate-500">round {snapshot.lastRound.index}, {snapshot.lastRound.nLabels} labels</span>}
+            </h2>
+            <div className="ml-auto flex items-center gap-2 text-xs text-slate-600">
+              <label className="flex items-center gap-1">
+                Label-free
+                <select aria-label="Internal measure" value={measure} onChange={(e) => setMeasure(e.target.value as LabelFreeMeasure)} className="rounded border border-slate-300 bg-white px-1.5 py-0.5 text-xs">
+                  {LABEL_FREE_MEASURES.map((m) => (
+                    <option key={m.key} value={m.key}>
+                      {m.label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <span className="text-slate-500" data-testid="measure-direction">
+                {measureInfo.lowerIsBetter ? "↓ lower is better" : "↑ higher is better"}
+              </span>
+              {labelFree.state === "computing" && (
+                <span className="animate-pulse text-indigo-700" data-testid="label-free-status">
+                  computing…
+                </span>
+              )}
+              {(labelFree.state === "unavailable" || labelFree.state === "error") && (
+                <span className="text-amber-700" data-testid="label-free-status" title={labelFree.state === "unavailable" ? labelFree.reason : labelFree.message}>
+                  {labelFree.state === "unavailable" ? "needs 3 clusterings" : "failed"}
+                </span>
+              )}
+              {agreement && (
+                <span
+                  className="rounded bg-slate-100 px-1.5 py-0.5 font-medium text-slate-700 tabular-nums"
+                  data-testid="rank-agreement"
+                  title={`Spearman's rho between the ACE ranking and the ${metricLabel} estimates' ranking over ${agreement.n} clusterings: 1 = same order, 0 = unrelated, −1 = reversed`}
+                >
+                  ρ(ACE, {metricLabel}) = {agreement.rho.toFixed(2)}
+                </span>
+              )}
+            </div>
+          </div>
+          {rounds && (
+            <ClusteringRanking
+              rounds={rounds}
+              metric={metric}
+              clusterings={project.clusterings}
+              stopRule={stopRule}
+              trueMetrics={trueMetrics}
+              colors={colors}
+              selected={focus}
+              onSelect={setSelected}
+              labelFree={labelFree}
+              measure={measure}
+            />
+          )}
+          <CandidateClusteringForm projectId={project.id} defaultK={Math.max(2, project.classes.length || 10)} onAdded={reloadClusterings} />
         </section>
       </div>
 
-      <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
+      <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,4fr)_minmax(0,7fr)]">
         <section className="rounded-xl border border-slate-200 bg-white pb-2" aria-label="Rounds">
           <h2 className="px-4 pb-2 pt-3 text-sm font-semibold">Rounds</h2>
           <RoundsPanel projectId={project.id} snapshot={snapshot} rounds={rounds ?? []} stepsPerSecond={stepsPerSecond} onChanged={refreshRounds} />
