@@ -106,6 +106,7 @@ test("undo reopens the last item, skip takes a reason, and a double or held key 
   const dialog = page.getByRole("dialog", { name: "Skip this item" });
   await expect(dialog).toBeVisible();
   await page.keyboard.type("collar hidden");
+  await shoot(page, "skip-dialog");
   await page.keyboard.press("Enter");
   await expect(dialog).toBeHidden();
   await expect(workspace(page)).not.toHaveAttribute("data-task-id", skipped.taskId);
@@ -207,7 +208,8 @@ test("the pairwise demo is labeled to the end of its seed batch", async ({ page 
   const id = await projectId(page, PAIRWISE);
   // This time from the projects list: each card has its own way in.
   await page.goto("/projects");
-  await page.getByRole("link", { name: `Start labeling ${PAIRWISE}` }).focus();
+  await page.getByRole("listitem").filter({ hasText: PAIRWISE }).getByRole("link", { name: "Start labeling" }).focus();
+  await shoot(page, "projects-list");
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(new RegExp(`/projects/${id}/label$`));
   await expect(workspace(page)).toHaveAttribute("data-mode", "pairwise");

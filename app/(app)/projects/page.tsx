@@ -71,7 +71,8 @@ export default async function ProjectsPage() {
                 {/* A sibling, not inside the card's link: links do not nest. */}
                 <Link
                   href={`/projects/${p.id}/label`}
-                  aria-label={`Start labeling ${p.name}`}
+                  aria-label="Start labeling"
+                  title={`Start labeling ${p.name}`}
                   className="absolute right-4 bottom-4 rounded-md bg-indigo-600 px-2.5 py-1 text-xs font-semibold text-white shadow-sm hover:bg-indigo-500"
                 >
                   Label →

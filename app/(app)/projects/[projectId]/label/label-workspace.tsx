@@ -157,7 +157,7 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
     if (classIndex === undefined) return false;
     chooseClass(classIndex);
     return true;
-  }, dialog === null);
+  });
 
   const keyList: KeyHelp[] = [
     ...(pairwise
