@@ -7,6 +7,10 @@
  */
 import { contingency, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
 import type { Draw } from "./designs";
+import { guardedEstimator } from "./estimators-guarded";
+import { softEstimator } from "./estimators-soft";
+import type { OutOfSampleRecord } from "./out-of-sample";
+import { ppiHardEstimator, ppiSizeWeightedEstimator, ppiSoftEstimator, ppiUntunedEstimator } from "./ppi";
 import type { TestClustering } from "./problem";
 import type { LabeledRows } from "./surrogate";
 
@@ -24,6 +28,8 @@ export interface EstimatorInput {
   readonly pseudoLabels?: Int32Array;
   /** how every labeled row was drawn, aligned with labeled.rows (for estimators that weight by q) */
   readonly draws: readonly Draw[];
+  /** earlier models' out-of-sample view of every batch (out-of-sample.ts): the ppi estimators need it */
+  readonly outOfSample?: OutOfSampleRecord;
 }
 
 export interface Estimator {
@@ -93,6 +99,12 @@ export const argmaxEstimator: Estimator = {
 export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   labels: labelsOnlyEstimator,
   argmax: argmaxEstimator,
+  soft: softEstimator,
+  ppi: ppiSoftEstimator,
+  "ppi-hard": ppiHardEstimator,
+  "ppi-untuned": ppiUntunedEstimator,
+  "ppi-size": ppiSizeWeightedEstimator,
+  guarded: guardedEstimator,
 };
 
 export function estimatorByName(name: string): Estimator {

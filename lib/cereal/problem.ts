@@ -3,6 +3,7 @@
  * classes, and the test clusterings whose metrics are estimated; and the state between rounds.
  */
 import type { Draw } from "./designs";
+import type { OutOfSampleRecord } from "./out-of-sample";
 import type { EmbeddingMatrix, LabeledRows } from "./surrogate";
 
 export interface TestClustering {
@@ -28,6 +29,8 @@ export interface CerealState {
   readonly draws: readonly Draw[];
   /** the round to run next: its estimate uses batches 0..round (0 = the seed batch), it acquires batch round + 1 */
   readonly round: number;
+  /** earlier models' view of every batch (out-of-sample.ts); absent: none recorded (ppi then corrects with the labels alone) */
+  readonly outOfSample?: OutOfSampleRecord;
 }
 
 /** rows 0..n-1 not in `labeled`, increasing */

@@ -6,13 +6,16 @@
  */
 import type { MetricValues } from "@/lib/metrics";
 import { acquireBatch, type ScoreMode } from "./acquire";
+import { expectedCalibrationError, fitTemperature, temperatureScale } from "./calibration";
 import type { Acquisition } from "./acquisition";
-import { recordDraws, type Design, type Draw } from "./designs";
+import { inclusionProbabilities, recordDraws, type Design, type Draw } from "./designs";
 import { estimateMetrics, pseudoLabel, type Estimator, type EstimatorInput } from "./estimators";
 import { bootstrapIntervals, type IntervalReport } from "./intervals";
+import { EMPTY_RECORD, extendRecord, type OutOfSampleRecord } from "./out-of-sample";
 import { unlabeledRows, type CerealState } from "./problem";
 import { deriveSeed, Random } from "./random";
 import type { FitProgress, FitReport, Surrogate } from "./surrogate";
+import { surrogateHealth, type HealthOptions, type SurrogateHealth } from "./surrogate-health";
 
 export interface RoundOptions {
   readonly acquisition: Acquisition;
@@ -35,6 +38,24 @@ export interface RoundOptions {
   /** interval draws and level; false skips the intervals */
   readonly intervals?: { readonly draws?: number; readonly level?: number } | false;
   readonly onProgress?: (progress: FitProgress) => void;
+  /** more estimators to compute on the same surrogate (their estimates and intervals in byEstimator) */
+  readonly compare?: readonly Estimator[];
+  /** temperature-scale pi for the estimators with the temperature fitted on the earlier models'
+   * out-of-sample predictions (default false: that temperature belongs to the older, weaker models
+   * and over-softens the current one; the report is computed either way) */
+  readonly calibrate?: boolean;
+  readonly health?: HealthOptions;
+}
+
+/** Temperature scaling this round (calibration.ts): the temperature fitted on every earlier
+ * out-of-sample prediction, and the ECE of the newest batch under the previous round's model,
+ * raw and with the temperature that model was calibrated with (both out of sample). */
+export interface CalibrationReport {
+  readonly temperature: number;
+  readonly fittedOn: number;
+  readonly eceRaw: number | null;
+  readonly eceCalibrated: number | null;
+  readonly eceCount: number;
 }
 
 export interface RoundResult {
@@ -54,11 +75,35 @@ export interface RoundResult {
   /** the acquisition scores of the pool the batch was drawn from (mean over clusterings), or null */
   readonly poolScores: { readonly rows: Int32Array; readonly scores: Float64Array } | null;
   readonly roundSeconds: number;
+  /** the primary estimator and every compared one: estimate and intervals by estimator name */
+  readonly byEstimator: Record<string, { readonly estimate: Record<string, MetricValues>; readonly intervals: IntervalReport | null }>;
+  readonly calibration: CalibrationReport | null;
+  /** the surrogate measured out of sample (surrogate-health.ts); null without a surrogate */
+  readonly health: SurrogateHealth | null;
+  /** the state's record extended with this round's model's view of the batch it drew: the next state's outOfSample */
+  readonly outOfSample: OutOfSampleRecord;
 }
 
 /** Does this configuration need the surrogate at all? Random + labels-only + supervised does not. */
-export function needsSurrogate(options: Pick<RoundOptions, "acquisition" | "estimator" | "fixmatch">): boolean {
-  return options.acquisition !== "random" || options.estimator.usesSurrogate || options.fixmatch;
+export function needsSurrogate(options: Pick<RoundOptions, "acquisition" | "estimator" | "fixmatch" | "compare">): boolean {
+  return options.acquisition !== "random" || options.estimator.usesSurrogate || options.fixmatch || (options.compare ?? []).some((e) => e.usesSurrogate);
+}
+
+/** the earlier models' predictions of the labeled rows, with their labels, for the temperature fit */
+function outOfSamplePairs(state: CerealState, record: OutOfSampleRecord, C: number, newestOnly: boolean) {
+  const raw: number[] = [];
+  const calibrated: number[] = [];
+  const labels: number[] = [];
+  state.labeled.rows.forEach((row, i) => {
+    if (newestOnly && state.draws[i].round !== state.round) return;
+    const p = record.predictions.get(row);
+    if (!p) return;
+    raw.push(...p.raw);
+    calibrated.push(...p.calibrated);
+    labels.push(state.labeled.labels[i]);
+  });
+  void C;
+  return { raw: Float32Array.from(raw), calibrated: Float32Array.from(calibrated), labels: Int32Array.from(labels) };
 }
 
 export async function runRound(state: CerealState, surrogate: Surrogate | null, options: RoundOptions): Promise<RoundResult> {
@@ -85,19 +130,45 @@ export async function runRound(state: CerealState, surrogate: Surrogate | null, 
       mc = { proba: await surrogate.predictProbaMc(unlabeled, passes, deriveSeed(options.seed, "mc", round)), passes };
     }
   }
+  const record = state.outOfSample ?? EMPTY_RECORD;
+  // the estimators and intervals read calibrated pi; acquisition keeps the raw pi (the paper's scores)
+  let calibrated = proba;
+  let calibration: CalibrationReport | null = null;
+  if (proba) {
+    const all = outOfSamplePairs(state, record, C, false);
+    const newest = outOfSamplePairs(state, record, C, true);
+    const fit = fitTemperature(all.raw, all.labels, C);
+    calibration = {
+      temperature: fit.temperature,
+      fittedOn: fit.n,
+      eceRaw: newest.labels.length > 0 ? expectedCalibrationError(newest.raw, newest.labels, C) : null,
+      eceCalibrated: newest.labels.length > 0 ? expectedCalibrationError(newest.calibrated, newest.labels, C) : null,
+      eceCount: newest.labels.length,
+    };
+    if (options.calibrate === true && fit.temperature !== 1) calibrated = temperatureScale(proba, C, fit.temperature);
+  }
   const pseudoLabels = proba ? pseudoLabel(proba, C) : null;
+  const health = calibrated ? surrogateHealth(labeled, state.draws, record, options.health) : null;
 
-  const input: EstimatorInput = { n, numClasses: C, labeled, unlabeled, proba, draws: state.draws };
-  const estimate = estimateMetrics(input, problem.clusterings, options.estimator);
-  const intervals =
-    options.intervals === false
-      ? null
-      : bootstrapIntervals(input, problem.clusterings, options.estimator, {
-          ...options.intervals,
-          seed: deriveSeed(options.seed, "intervals", round),
-        });
+  const input: EstimatorInput = { n, numClasses: C, labeled, unlabeled, proba: calibrated, draws: state.draws, outOfSample: record };
+  const byEstimator: RoundResult["byEstimator"] = {};
+  for (const [i, estimator] of [options.estimator, ...(options.compare ?? []).filter((e) => e.name !== options.estimator.name)].entries()) {
+    byEstimator[estimator.name] = {
+      estimate: estimateMetrics(input, problem.clusterings, estimator),
+      intervals:
+        options.intervals === false
+          ? null
+          : bootstrapIntervals(input, problem.clusterings, estimator, {
+              ...options.intervals,
+              // the primary estimator keeps the stream it always had; compared ones get their own
+              seed: i === 0 ? deriveSeed(options.seed, "intervals", round) : deriveSeed(options.seed, "intervals", round, estimator.name),
+            }),
+    };
+  }
+  const { estimate, intervals } = byEstimator[options.estimator.name];
 
   let next: Draw[] = [];
+  let outOfSample = record;
   let poolScores: RoundResult["poolScores"] = null;
   if (options.batch > 0 && unlabeled.length > 0) {
     let currentClasses: Int32Array | null = null;
@@ -114,6 +185,22 @@ export async function runRound(state: CerealState, surrogate: Surrogate | null, 
     );
     next = recordDraws(draws, design, round + 1, state.draws.length);
     if (scores) poolScores = { rows: pool.rows, scores };
+    if (calibrated && pool.proba) {
+      const position = new Map<number, number>();
+      pool.rows.forEach((row, i) => position.set(row, i));
+      outOfSample = extendRecord(record, {
+        round: round + 1,
+        pool: pool.rows,
+        rawProba: pool.proba,
+        calibratedProba: pool.rows === unlabeled ? calibrated : acquisitionPool(unlabeled, calibrated, undefined, C, options.exclude).proba!,
+        temperature: options.calibrate === true ? (calibration?.temperature ?? 1) : 1,
+        numClasses: C,
+        clusterings: problem.clusterings,
+        drawnPositions: next.map((d) => position.get(d.row)!),
+        // the proportional design's q of every pool row (mean score mode); uniform: n/|pool|
+        q: design === "proportional" && scores ? inclusionProbabilities(scores, options.batch, options.eps ?? 0.1) : undefined,
+      });
+    }
   }
 
   return {
@@ -128,6 +215,10 @@ export async function runRound(state: CerealState, surrogate: Surrogate | null, 
     next,
     poolScores,
     roundSeconds: (performance.now() - started) / 1000,
+    byEstimator,
+    calibration,
+    health,
+    outOfSample,
   };
 }
 

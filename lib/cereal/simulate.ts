@@ -14,7 +14,8 @@ import type { Estimator } from "./estimators";
 import type { Interval } from "./intervals";
 import { addLabels, initialState, type CerealProblem } from "./problem";
 import { Random } from "./random";
-import { needsSurrogate, runRound } from "./round";
+import { needsSurrogate, runRound, type CalibrationReport } from "./round";
+import type { SurrogateHealth } from "./surrogate-health";
 import { stopDecision, type HistoryPoint, type StopRuleOptions } from "./stopRule";
 import type { Surrogate, SurrogateFactory } from "./surrogate";
 
@@ -40,6 +41,17 @@ export interface SimulateOptions {
   /** record the seconds fields (default true); false nulls them so equal seeds give equal JSON */
   readonly timings?: boolean;
   readonly onRound?: (record: RoundRecord) => void;
+  /** more estimators recorded in the same run (they share the surrogate): RoundRecord.byEstimator, summary.byEstimator */
+  readonly compare?: readonly Estimator[];
+  /** temperature scaling of pi for the estimators (default false, see RoundOptions.calibrate) */
+  readonly calibrate?: boolean;
+}
+
+/** one estimator's view of a round, when the run compares several */
+export interface EstimatorRecord {
+  readonly estimate: Record<string, MetricValues>;
+  readonly interval: Record<string, Record<MetricKey, Interval>> | null;
+  readonly absErr: Record<string, MetricValues>;
 }
 
 export interface StopRecord {
@@ -63,6 +75,13 @@ export interface RoundRecord {
   readonly trainSeconds: number | null;
   readonly roundSeconds: number | null;
   readonly backend: string | null;
+  /** every estimator of the run (the primary one included), by name */
+  // optional: the pairwise simulator's records (pairwise-simulate.ts) extend this type without them
+  readonly byEstimator?: Record<string, EstimatorRecord>;
+  readonly calibration?: CalibrationReport | null;
+  readonly surrogateHealth?: SurrogateHealth | null;
+  /** health.weak: the previous models' out-of-sample accuracy fell below the threshold */
+  readonly surrogateWeak?: boolean;
 }
 
 export interface SimulationSummary {
@@ -76,6 +95,17 @@ export interface SimulationSummary {
   readonly intervalCoverage: MetricValues | null;
   readonly rounds: number;
   readonly nLabels: number;
+  /** per estimator: AEC, coverage, and coverage counts of rounds after 200 labels */
+  readonly byEstimator: Record<string, EstimatorSummary>;
+}
+
+export interface EstimatorSummary {
+  readonly aec: MetricValues;
+  readonly aecPer1000Labels: MetricValues;
+  readonly intervalCoverage: MetricValues | null;
+  /** (round, clustering) pairs with nLabels > 200 whose interval holds the truth, and how many there were */
+  readonly coveredAfter200: MetricValues | null;
+  readonly countAfter200: number;
 }
 
 export interface SimulationResult {
@@ -136,6 +166,8 @@ export async function simulate(
         eps: options.eps,
         mcPasses: options.mcPasses,
         intervals: options.intervals,
+        compare: options.compare,
+        calibrate: options.calibrate,
       });
 
       let accuracy: number | null = null;
@@ -185,11 +217,26 @@ export async function simulate(
         trainSeconds: timings && result.fit ? result.fit.trainSeconds : null,
         roundSeconds: timings ? result.roundSeconds : null,
         backend: result.fit?.backend ?? null,
+        byEstimator: Object.fromEntries(
+          Object.entries(result.byEstimator).map(([name, e]) => [
+            name,
+            {
+              estimate: e.estimate,
+              interval: e.intervals?.interval ?? null,
+              absErr: Object.fromEntries(
+                problem.clusterings.map((c) => [c.name, metricMap((k) => Math.abs(e.estimate[c.name][k] - truth[c.name][k]))]),
+              ),
+            },
+          ]),
+        ),
+        calibration: result.calibration,
+        surrogateHealth: result.health,
+        surrogateWeak: result.health?.weak ?? false,
       };
       rounds.push(record);
       options.onRound?.(record);
       if (result.next.length === 0) break;
-      state = addLabels(state, result.next, oracle(result.next));
+      state = { ...addLabels(state, result.next, oracle(result.next)), outOfSample: result.outOfSample };
     }
   } finally {
     surrogate?.dispose();
@@ -199,6 +246,8 @@ export async function simulate(
     config: {
       acquisition: options.acquisition,
       estimator: options.estimator.name,
+      compare: (options.compare ?? []).map((e) => e.name),
+      calibrate: options.calibrate ?? false,
       fixmatch: options.fixmatch,
       seed: options.seed,
       seedSize,
@@ -248,5 +297,32 @@ export function summarise(rounds: readonly RoundRecord[], clusterings: readonly 
     intervalCoverage: intervalCoverage(rounds, clusterings),
     rounds: rounds.length,
     nLabels: last ? last.nLabels : 0,
+    byEstimator: summariseEstimators(rounds, clusterings, batch),
   };
+}
+
+/** AEC and interval coverage of every estimator recorded in the rounds */
+export function summariseEstimators(rounds: readonly RoundRecord[], clusterings: readonly string[], batch: number): Record<string, EstimatorSummary> {
+  const out: Record<string, EstimatorSummary> = {};
+  const names = rounds.length > 0 ? Object.keys(rounds[0].byEstimator ?? {}) : [];
+  const mean = (f: (name: string) => number) => clusterings.reduce((s, name) => s + f(name), 0) / clusterings.length;
+  for (const e of names) {
+    const curve = (name: string, k: MetricKey) => rounds.map((r) => ({ nLabels: r.nLabels, absErr: r.byEstimator![e].absErr[name][k] }));
+    const withIntervals = rounds.every((r) => r.byEstimator![e].interval !== null);
+    const covers = (r: RoundRecord, name: string, k: MetricKey) => {
+      const [lo, hi] = r.byEstimator![e].interval![name][k];
+      return r.true[name][k] >= lo && r.true[name][k] <= hi ? 1 : 0;
+    };
+    const late = rounds.filter((r) => r.nLabels > 200);
+    out[e] = {
+      aec: metricMap((k) => mean((name) => aec(curve(name, k), batch))),
+      aecPer1000Labels: metricMap((k) => mean((name) => aec(curve(name, k), 1000))),
+      intervalCoverage: withIntervals
+        ? metricMap((k) => rounds.reduce((s, r) => s + clusterings.reduce((t, name) => t + covers(r, name, k), 0), 0) / (rounds.length * clusterings.length))
+        : null,
+      coveredAfter200: withIntervals ? metricMap((k) => late.reduce((s, r) => s + clusterings.reduce((t, name) => t + covers(r, name, k), 0), 0)) : null,
+      countAfter200: late.length * clusterings.length,
+    };
+  }
+  return out;
 }

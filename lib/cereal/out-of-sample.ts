@@ -1,0 +1,114 @@
+/**
+ * What the prediction-powered estimator (ppi.ts), the calibration (calibration.ts) and the
+ * surrogate's health (surrogate-health.ts) need from earlier rounds: for every batch, the view of
+ * the model that chose it. Round s - 1's model is fitted before batch s is drawn and labeled, so
+ * its predictions for batch s are out of sample for free (no extra fits, unlike K-fold
+ * cross-fitting, which costs K more trainings a round: 10x a FixMatch round's time at K = 5 if
+ * every fold runs FixMatch). Each batch carries:
+ *  - the pool it was drawn from and whether its design was a probability sample (weights.ts);
+ *  - the pseudo tables of that model over the pool, sum_{i in U_{s-1}} pi_{s-1}(.|x_i) (outer)
+ *    onehot(c_i) per clustering, soft and hard (argmax), C x K row-major;
+ *  - the temperature the probabilities were scaled with.
+ * and every labeled row keeps that model's raw and calibrated pi(.|x). The seed batch has no
+ * earlier model: its predictions are absent and its pseudo tables zero (pi = 0), so its
+ * correction is the plain Horvitz-Thompson count of its labels.
+ */
+import { pseudoLabel } from "./estimators";
+import type { TestClustering } from "./problem";
+
+export interface BatchEvidence {
+  /** the round that drew the batch (Draw.round) */
+  readonly round: number;
+  readonly poolSize: number;
+  readonly temperature: number;
+  /** per clustering name: sum over the pool of calibrated pi (outer) onehot(cluster), C x K */
+  readonly softPseudo: Readonly<Record<string, Float64Array>>;
+  /** per clustering name: the same with onehot(argmax pi) */
+  readonly hardPseudo: Readonly<Record<string, Float64Array>>;
+  /** predictable variance terms of ppi.ts eq. (3): a = sum_pool (1/q - 1), b = sum_pool (1/q - 1) |pi|^2,
+   * bMax = sum_pool (1/q - 1) max_y pi (the hard pseudo table's E<y, onehot(argmax)>) */
+  readonly residual: { readonly a: number; readonly b: number; readonly bMax: number };
+}
+
+export interface RowPrediction {
+  readonly raw: Float32Array;
+  readonly calibrated: Float32Array;
+}
+
+export interface OutOfSampleRecord {
+  /** by the round that drew the batch; the seed batch (round 0) has none */
+  readonly batches: ReadonlyMap<number, BatchEvidence>;
+  /** labeled (or about to be labeled) row -> the prediction of the model that chose it */
+  readonly predictions: ReadonlyMap<number, RowPrediction>;
+}
+
+export const EMPTY_RECORD: OutOfSampleRecord = { batches: new Map(), predictions: new Map() };
+
+/** sum_i p_i (outer) onehot(c_i) over the rows, C x K row-major */
+export function pseudoTable(rows: Int32Array, proba: Float32Array, numClasses: number, clustering: TestClustering): Float64Array {
+  const K = clustering.k;
+  const out = new Float64Array(numClasses * K);
+  for (let i = 0; i < rows.length; i++) {
+    const c = clustering.assignments[rows[i]];
+    for (let y = 0; y < numClasses; y++) out[y * K + c] += proba[i * numClasses + y];
+  }
+  return out;
+}
+
+/**
+ * The record after a round: it adds the batch the round drew (its pool, the current model's
+ * calibrated pseudo tables over that pool) and the model's predictions for the drawn rows.
+ * `pool` and the probabilities are aligned: [pool x C].
+ */
+export function extendRecord(
+  record: OutOfSampleRecord,
+  args: {
+    readonly round: number;
+    readonly pool: Int32Array;
+    readonly rawProba: Float32Array;
+    readonly calibratedProba: Float32Array;
+    readonly temperature: number;
+    readonly numClasses: number;
+    readonly clusterings: readonly TestClustering[];
+    /** positions in `pool` of the drawn rows */
+    readonly drawnPositions: readonly number[];
+    /** every pool row's inclusion probability; absent: uniform, n/|pool| */
+    readonly q?: ArrayLike<number>;
+  },
+): OutOfSampleRecord {
+  const C = args.numClasses;
+  const hard = pseudoLabel(args.calibratedProba, C);
+  const oneHot = new Float32Array(args.pool.length * C);
+  hard.forEach((y, i) => (oneHot[i * C + y] = 1));
+  const softPseudo: Record<string, Float64Array> = {};
+  const hardPseudo: Record<string, Float64Array> = {};
+  for (const c of args.clusterings) {
+    softPseudo[c.name] = pseudoTable(args.pool, args.calibratedProba, C, c);
+    hardPseudo[c.name] = pseudoTable(args.pool, oneHot, C, c);
+  }
+  const residual = { a: 0, b: 0, bMax: 0 };
+  const uniformQ = args.drawnPositions.length / Math.max(1, args.pool.length);
+  for (let i = 0; i < args.pool.length; i++) {
+    const q = args.q ? args.q[i] : uniformQ;
+    if (!(q > 0)) continue;
+    let norm = 0;
+    let max = 0;
+    for (let y = 0; y < C; y++) {
+      norm += args.calibratedProba[i * C + y] ** 2;
+      max = Math.max(max, args.calibratedProba[i * C + y]);
+    }
+    residual.a += 1 / q - 1;
+    residual.b += (1 / q - 1) * norm;
+    residual.bMax += (1 / q - 1) * max;
+  }
+  const batches = new Map(record.batches);
+  batches.set(args.round, { round: args.round, poolSize: args.pool.length, temperature: args.temperature, softPseudo, hardPseudo, residual });
+  const predictions = new Map(record.predictions);
+  for (const p of args.drawnPositions) {
+    predictions.set(args.pool[p], {
+      raw: args.rawProba.slice(p * C, (p + 1) * C),
+      calibrated: args.calibratedProba.slice(p * C, (p + 1) * C),
+    });
+  }
+  return { batches, predictions };
+}

@@ -1,0 +1,23 @@
+/**
+ * The recommended configuration (issue #12): the sampling design, trainer and estimator chosen
+ * together from the estimators grid (`cereal table --grid estimators`), and the default of new
+ * projects (prisma/schema.prisma's Project defaults). Chosen because the prediction-powered table
+ * is unbiased under any probability design whatever the surrogate, so a weak surrogate costs
+ * variance, never bias; measurements in lib/cereal/ESTIMATORS.md.
+ */
+import type { Acquisition } from "./acquisition";
+import type { Design } from "./designs";
+
+export interface Configuration {
+  readonly acquisition: Acquisition;
+  readonly design: Design;
+  readonly fixmatch: boolean;
+  readonly estimator: string;
+}
+
+export const RECOMMENDED: Configuration = {
+  acquisition: "random",
+  design: "uniform",
+  fixmatch: true,
+  estimator: "guarded",
+};

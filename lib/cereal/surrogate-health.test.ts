@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { denseTable } from "@/lib/metrics";
+import type { Draw } from "./designs";
+import { guardedTable } from "./estimators-guarded";
+import type { EstimatorInput } from "./estimators";
+import { softTable } from "./estimators-soft";
+import { EMPTY_RECORD, extendRecord } from "./out-of-sample";
+import { ppiTable } from "./ppi";
+import type { TestClustering } from "./problem";
+import { surrogateHealth } from "./surrogate-health";
+
+const draw = (row: number, q: number, round: number, order: number): Draw => ({ row, design: "uniform", score: null, q, order, round });
+const clustering: TestClustering = { name: "c", k: 2, assignments: Int32Array.from([0, 1, 0, 1, 0, 1]) };
+
+/** seed rows 0, 1; batch 1 = rows 2, 3 predicted by round 0's model as [p(2), p(3)] */
+function setup(p2: number[], p3: number[]): EstimatorInput {
+  const record = extendRecord(EMPTY_RECORD, {
+    round: 1,
+    pool: Int32Array.from([2, 3, 4, 5]),
+    rawProba: Float32Array.from([...p2, ...p3, 0.5, 0.5, 0.5, 0.5]),
+    calibratedProba: Float32Array.from([...p2, ...p3, 0.5, 0.5, 0.5, 0.5]),
+    temperature: 1,
+    numClasses: 2,
+    clusterings: [clustering],
+    drawnPositions: [0, 1],
+  });
+  return {
+    n: 6,
+    numClasses: 2,
+    labeled: { rows: Int32Array.from([0, 1, 2, 3]), labels: Int32Array.from([0, 1, 0, 1]) },
+    unlabeled: Int32Array.from([4, 5]),
+    proba: Float32Array.from([0.6, 0.4, 0.3, 0.7]),
+    draws: [draw(0, 1 / 3, 0, 0), draw(1, 1 / 3, 0, 1), draw(2, 0.5, 1, 2), draw(3, 0.5, 1, 3)],
+    outOfSample: record,
+  };
+}
+
+describe("surrogate health and the guarded estimator", () => {
+  it("measures the previous model on the new batch, out of sample", () => {
+    const good = setup([0.9, 0.1], [0.2, 0.8]);
+    const h = surrogateHealth(good.labeled, good.draws, good.outOfSample);
+    expect(h.latestAccuracy).toBe(1);
+    expect(h.latestCount).toBe(2);
+    expect(h.recentConfidence).toBeCloseTo(0.85, 6);
+    expect(h.weak).toBe(false);
+    const bad = setup([0.1, 0.9], [0.8, 0.2]);
+    const w = surrogateHealth(bad.labeled, bad.draws, bad.outOfSample);
+    expect(w.latestAccuracy).toBe(0);
+    expect(w.weak).toBe(true);
+    // round 0: nothing predicted out of sample yet
+    expect(surrogateHealth(good.labeled, good.draws.slice(0, 2), undefined).latestAccuracy).toBeNull();
+  });
+
+  it("guarded: the soft table when healthy, the ppi table when weak, ppi in bootstrap draws", () => {
+    const good = setup([0.9, 0.1], [0.2, 0.8]);
+    expect(denseTable(guardedTable(good, clustering))).toEqual(denseTable(softTable(good, clustering)));
+    const bad = setup([0.1, 0.9], [0.8, 0.2]);
+    const ppi = denseTable(ppiTable(bad, clustering, { pseudo: "soft", lambda: "tuned" }));
+    expect(denseTable(guardedTable(bad, clustering))).toEqual(ppi);
+    const draw = { ...good, multiplicity: Int32Array.from([1, 1, 1, 1]) };
+    expect(denseTable(guardedTable(draw, clustering))).toEqual(denseTable(ppiTable(draw, clustering, { pseudo: "soft", lambda: "tuned" })));
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * How good is the surrogate, measured where it cannot cheat: every labeled row of a batch was
+ * predicted by the model of the round before it was labeled (out-of-sample.ts), so that model's
+ * accuracy on the batch is an out-of-sample measure, weighted by 1/q back to the pool it was drawn
+ * from (weights.ts). A surrogate with FixMatch can confirm its own mistakes on overlapping classes
+ * (13-37% accuracy on the 20-class synthetic bundle of issue #12) while its training loss looks
+ * fine; this measure sees it. Below `weakAccuracy` the round flags the surrogate weak, so the
+ * server can store it and the dashboard warn that estimates leaning on pseudo-labels are suspect
+ * (the ppi estimators stay unbiased: their lambda falls towards 0, the labels-only estimate).
+ */
+import type { Draw } from "./designs";
+import type { LabeledRows } from "./surrogate";
+import type { OutOfSampleRecord } from "./out-of-sample";
+import { batchesByRound, inverseInclusionWeight, weightedAccuracy } from "./weights";
+
+export interface SurrogateHealth {
+  /** out-of-sample accuracy of the previous round's model on the newest batch; null in round 0 */
+  readonly latestAccuracy: number | null;
+  readonly latestCount: number;
+  /** the same over the last `window` batches with predictions (each batch's weighted accuracy, averaged by size) */
+  readonly recentAccuracy: number | null;
+  readonly recentCount: number;
+  /** mean confidence max_y pi(y|x) of those predictions: far above the accuracy means overconfident */
+  readonly recentConfidence: number | null;
+  /** recentAccuracy below the threshold */
+  readonly weak: boolean;
+}
+
+export interface HealthOptions {
+  /** default 0.6: below it, argmax and soft tables are dominated by wrong pseudo-labels */
+  readonly weakAccuracy?: number;
+  /** batches pooled (default 3): recent models are the ones in use */
+  readonly window?: number;
+}
+
+export function surrogateHealth(
+  labeled: LabeledRows,
+  draws: readonly Draw[],
+  record: OutOfSampleRecord | undefined,
+  options: HealthOptions = {},
+): SurrogateHealth {
+  const threshold = options.weakAccuracy ?? 0.6;
+  const window = options.window ?? 3;
+  const perBatch: { accuracy: number; count: number; confidence: number }[] = [];
+  for (const { positions } of batchesByRound(draws)) {
+    const predicted: number[] = [];
+    const truth: number[] = [];
+    const weights: number[] = [];
+    let confidence = 0;
+    let probability = true;
+    for (const p of positions) {
+      const prediction = record?.predictions.get(labeled.rows[p]);
+      if (!prediction) continue;
+      let best = 0;
+      for (let y = 1; y < prediction.calibrated.length; y++) if (prediction.calibrated[y] > prediction.calibrated[best]) best = y;
+      predicted.push(best);
+      truth.push(labeled.labels[p]);
+      confidence += prediction.calibrated[best];
+      const w = inverseInclusionWeight(draws[p]);
+      if (w === null) probability = false;
+      weights.push(w ?? 1);
+    }
+    if (predicted.length === 0) continue;
+    perBatch.push({
+      accuracy: weightedAccuracy(predicted, truth, probability ? weights : null),
+      count: predicted.length,
+      confidence: confidence / predicted.length,
+    });
+  }
+  const latest = perBatch[perBatch.length - 1] ?? null;
+  const recent = perBatch.slice(-window);
+  const recentCount = recent.reduce((a, b) => a + b.count, 0);
+  const recentAccuracy = recentCount > 0 ? recent.reduce((a, b) => a + b.accuracy * b.count, 0) / recentCount : null;
+  const recentConfidence = recentCount > 0 ? recent.reduce((a, b) => a + b.confidence * b.count, 0) / recentCount : null;
+  return {
+    latestAccuracy: latest?.accuracy ?? null,
+    latestCount: latest?.count ?? 0,
+    recentAccuracy,
+    recentCount,
+    recentConfidence,
+    weak: recentAccuracy !== null && recentAccuracy < threshold,
+  };
+}
