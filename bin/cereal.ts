@@ -20,6 +20,7 @@ import type { Design } from "@/lib/cereal/designs";
 import { estimatorByName, ESTIMATORS } from "@/lib/cereal/estimators";
 import { aecTable, paperGrid, parseJobLines, type GridConfig, type GridRun } from "@/lib/cereal/grid";
 import { createKnnSurrogateFactory } from "@/lib/cereal/knnSurrogate";
+import { RECOMMENDED } from "@/lib/cereal/recommended";
 import { createPairComponentsSurrogateFactory } from "@/lib/cereal/pair-components-surrogate";
 import { PAIR_DESIGNS, type PairDesign } from "@/lib/cereal/pair-designs";
 import type { PairwiseSurrogateFactory } from "@/lib/cereal/pairwise-surrogate";
@@ -30,8 +31,10 @@ import type { SurrogateFactory } from "@/lib/cereal/surrogate";
 import { loadBundle } from "@/lib/data/bundle";
 import { CommandError, PROJECT_USAGE, runAddClustering, runImport } from "./project-commands";
 import { LABEL_FREE_USAGE, runAce, runCluster } from "./label-free-commands";
+import { parseCompare, runEstimatorsTable, withRecommended } from "./estimator-commands";
 
 const SCRIPT = fileURLToPath(import.meta.url);
+const RECOMMENDED_TEXT = `${RECOMMENDED.acquisition}, ${RECOMMENDED.design}, ${RECOMMENDED.fixmatch ? "FixMatch" : "supervised"}, ${RECOMMENDED.estimator}`;
 
 class UsageError extends Error {}
 
@@ -41,10 +44,11 @@ const USAGE = `usage:
                   [--batch 50] [--budget 1000] [--steps 512] [--threshold 0.95] [--surrogate mlp|fake]
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
+                  [--compare all|NAME,NAME] [--calibrate] [--recommended (${RECOMMENDED_TEXT})]
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
                   [--uniform-share 0] [--outputs 2xCLASSES] [--model mlp|linear] [--surrogate mlp|fake] [--seed S] [--no-intervals] [--out FILE.json]
-  cereal table    --bundle DIR --clustering NAME --grid paper [--seeds 3] [--budget 1000] [--batch 50]
+  cereal table    --bundle DIR --clustering NAME --grid paper|estimators [--only 'LABEL|LABEL'] [--seeds 3] [--budget 1000] [--batch 50]
                   [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
                   [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach]
 ${PROJECT_USAGE}
@@ -121,6 +125,9 @@ const SIMULATE_OPTIONS = {
   "no-timings": { type: "boolean", default: false },
   out: { type: "string" },
   quiet: { type: "boolean", default: false },
+  compare: { type: "string" },
+  calibrate: { type: "boolean", default: false },
+  recommended: { type: "boolean", default: false },
   mode: { type: "string" },
   "pair-design": { type: "string" },
   outputs: { type: "string" },
@@ -142,7 +149,8 @@ function formatRound(r: RoundRecord, clusterings: string[]): string {
 }
 
 async function runSimulate(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: SIMULATE_OPTIONS, strict: true });
+  const { values: given } = parseArgs({ args: argv, options: SIMULATE_OPTIONS, strict: true });
+  const values = given.recommended ? withRecommended(given) : given;
   if (oneOf(values.mode, "mode", ["clusterwise", "pairwise"] as const, "clusterwise") === "pairwise") return runPairwiseSimulate(values);
   if (!values.bundle || !values.clustering || !values.acquisition) throw new UsageError("simulate needs --bundle, --clustering and --acquisition");
   const acquisition = oneOf<Acquisition>(values.acquisition, "acquisition", ACQUISITIONS, "random");
@@ -171,6 +179,8 @@ async function runSimulate(argv: string[]): Promise<void> {
     intervals: values["no-intervals"] ? false : { draws: int(values["interval-draws"], "interval-draws", 200) },
     timings: !values["no-timings"],
     onRound: quiet ? undefined : (r) => process.stderr.write(formatRound(r, clusterings) + "\n"),
+    compare: parseCompare(values.compare),
+    calibrate: values.calibrate,
   });
   const output = { bundle: name, surrogate: surrogateName, ...result, config: { ...result.config, bundle: name, surrogate: surrogateName } };
   const json = JSON.stringify(output);
@@ -246,6 +256,7 @@ const TABLE_OPTIONS = {
   "interval-draws": { type: "string" },
   out: { type: "string" },
   detach: { type: "boolean", default: false },
+  only: { type: "string" },
 } as const;
 
 /** finished runs of a job file (none when it does not exist yet) */
@@ -272,7 +283,7 @@ function runChild(args: string[]): Promise<void> {
 async function runTable(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: TABLE_OPTIONS, strict: true });
   if (!values.bundle || !values.clustering) throw new UsageError("table needs --bundle and --clustering");
-  if (values.grid !== "paper") throw new UsageError(`unknown --grid '${values.grid}' (known: paper)`);
+  if (values.grid !== "paper" && values.grid !== "estimators") throw new UsageError(`unknown --grid '${values.grid}' (known: paper, estimators)`);
   const seeds = int(values.seeds, "seeds", 3);
   const budget = int(values.budget, "budget", 1000);
   const batch = int(values.batch, "batch", 50);
@@ -300,6 +311,11 @@ async function runTable(argv: string[]): Promise<void> {
     return;
   }
 
+  if (values.grid === "estimators")
+    return runEstimatorsTable({
+      bundle: values.bundle, clustering: values.clustering, seeds, budget, batch, seedSize, steps, surrogate, parallel,
+      jobs: values.jobs, intervalDraws: values["interval-draws"], out: values.out, only: values.only, runChild,
+    });
   const grid = paperGrid();
   await mkdir(dirname(resolve(jobs)), { recursive: true });
   const done = new Set((await readJobLines(jobs)).map((l) => l.key));

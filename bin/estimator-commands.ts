@@ -1,0 +1,148 @@
+/**
+ * The estimators' side of the command line (issue #12): `simulate --recommended` and
+ * `--compare`, and `table --grid estimators`, a grid of sampling designs x trainers in which every
+ * run records every estimator (they share the surrogate), run as a resumable job with one JSON line
+ * per finished run. Budget 500 is read off the budget-1000 runs: a run's rounds up to 500 labels
+ * are the same as a budget-500 run's (every random stream is keyed by seed, name and round).
+ */
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { ESTIMATORS, estimatorByName, type Estimator } from "@/lib/cereal/estimators";
+import { estimatorsGrid, estimatorsTable, runLine, type EstimatorGridRun } from "@/lib/cereal/estimator-grid";
+import { RECOMMENDED } from "@/lib/cereal/recommended";
+import type { SimulationResult } from "@/lib/cereal/simulate";
+
+/** what every grid run records (they share the surrogate; the labels estimator is Random's under uniform) */
+const GRID_ESTIMATORS = ["labels", "argmax", "soft", "ppi", "ppi-hard", "ppi-untuned", "ppi-size", "guarded"];
+
+/** --compare a,b or all: the estimators recorded beside the primary one */
+export function parseCompare(value: string | undefined): Estimator[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value === "all" ? Object.keys(ESTIMATORS) : value.split(",").filter((s) => s.length > 0);
+  return names.map(estimatorByName);
+}
+
+/** simulate --recommended: the recommended configuration, where the command line does not say otherwise */
+export function withRecommended<T extends { acquisition?: string; design?: string; fixmatch?: boolean; estimator?: string; pseudo?: boolean }>(values: T): T {
+  return {
+    ...values,
+    acquisition: values.acquisition ?? RECOMMENDED.acquisition,
+    design: values.design ?? RECOMMENDED.design,
+    fixmatch: values.fixmatch || RECOMMENDED.fixmatch,
+    estimator: values.estimator ?? RECOMMENDED.estimator,
+  };
+}
+
+export interface EstimatorsTableArgs {
+  readonly bundle: string;
+  readonly clustering: string;
+  readonly seeds: number;
+  readonly budget: number;
+  readonly batch: number;
+  readonly seedSize: number;
+  readonly steps: number | undefined;
+  readonly surrogate: "mlp" | "fake";
+  readonly parallel: number;
+  readonly jobs: string | undefined;
+  readonly intervalDraws: string | undefined;
+  readonly out: string | undefined;
+  /** only the configurations whose label contains one of these ("|"-separated; labels hold commas), e.g. "Random|proportional" */
+  readonly only: string | undefined;
+  /** runs one `cereal simulate` child with these arguments */
+  readonly runChild: (args: string[]) => Promise<void>;
+}
+
+async function readRuns(path: string): Promise<EstimatorGridRun[]> {
+  try {
+    const runs: EstimatorGridRun[] = [];
+    for (const line of (await readFile(path, "utf-8")).split("\n")) {
+      if (!line.trim()) continue;
+      try {
+        runs.push(JSON.parse(line) as EstimatorGridRun);
+      } catch {
+        // a torn last line: that run is redone
+      }
+    }
+    return runs;
+  } catch {
+    return [];
+  }
+}
+
+export async function runEstimatorsTable(args: EstimatorsTableArgs): Promise<void> {
+  const bundleName = basename(resolve(args.bundle));
+  const settings = `estimators|${bundleName}|${args.clustering}|${args.surrogate}|seed-size=${args.seedSize}|batch=${args.batch}|budget=${args.budget}|steps=${args.steps ?? "default"}`;
+  const jobs = args.jobs ?? join("var", "cereal", `estimators-${bundleName}-${args.clustering}-${args.surrogate}-b${args.budget}.jsonl`);
+  const filters = args.only?.split("|").filter((s) => s.length > 0);
+  const grid = estimatorsGrid().filter((g) => !filters || filters.some((f) => g.label.includes(f)));
+  await mkdir(dirname(resolve(jobs)), { recursive: true });
+  const done = new Set((await readRuns(jobs)).map((r) => r.key));
+  const todo: { label: string; seed: number; key: string; argv: string[] }[] = [];
+  for (let seed = 0; seed < args.seeds; seed++)
+    for (const g of grid) {
+      const key = `${settings}|${g.label}|seed=${seed}`;
+      if (done.has(key)) continue;
+      todo.push({
+        label: g.label,
+        seed,
+        key,
+        argv: [
+          "--acquisition", g.acquisition,
+          "--design", g.design,
+          ...(g.fixmatch ? ["--fixmatch"] : []),
+          "--estimator", "labels",
+          "--compare", GRID_ESTIMATORS.join(","),
+        ],
+      });
+    }
+  process.stderr.write(`${grid.length * args.seeds - todo.length} of ${grid.length * args.seeds} runs already in ${jobs}; ${todo.length} to go, ${args.parallel} at a time\n`);
+  const scratch = await mkdtemp(join(tmpdir(), "cereal-estimators-"));
+  let next = 0;
+  let failures = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const run = todo[next++];
+      const out = join(scratch, `${next}.json`);
+      const started = performance.now();
+      try {
+        await args.runChild([
+          "simulate",
+          "--bundle", args.bundle,
+          "--clustering", args.clustering,
+          "--seed", String(run.seed),
+          "--seed-size", String(args.seedSize),
+          "--batch", String(args.batch),
+          "--budget", String(args.budget),
+          "--surrogate", args.surrogate,
+          "--out", out,
+          "--quiet",
+          "--no-timings",
+          ...run.argv,
+          ...(args.steps === undefined ? [] : ["--steps", String(args.steps)]),
+          ...(args.intervalDraws ? ["--interval-draws", args.intervalDraws] : []),
+        ]);
+        const result = JSON.parse(await readFile(out, "utf-8")) as SimulationResult;
+        const line = runLine(run.key, run.label, run.seed, result, args.batch, (performance.now() - started) / 1000);
+        // one short append per run: an interruption loses at most the runs in flight
+        await appendFile(jobs, JSON.stringify(line) + "\n");
+        process.stderr.write(`done ${run.label} seed ${run.seed} (${line.seconds.toFixed(0)} s)\n`);
+      } catch (error) {
+        failures++;
+        process.stderr.write(`FAILED ${run.label} seed ${run.seed}: ${(error as Error).message}\n`);
+      } finally {
+        await rm(out, { force: true });
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(args.parallel, Math.max(1, todo.length)) }, worker));
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+  const runs = (await readRuns(jobs)).filter((r) => r.key.startsWith(settings + "|"));
+  const table = estimatorsTable(grid, runs, [500, args.budget].filter((b, i, all) => b <= args.budget && all.indexOf(b) === i));
+  if (args.out) await writeFile(args.out, table + "\n");
+  process.stdout.write(table + "\n");
+  if (failures > 0) throw new Error(`${failures} run(s) failed; re-run the same command to retry them`);
+}
