@@ -12,6 +12,7 @@
 import type { EstimatorInput } from "./estimators";
 import type { LabeledPairs } from "./pairwise-surrogate";
 import { sameProbability } from "./pairwise-surrogate";
+import type { Random } from "./random";
 
 export type PseudoLabelStrategy = "all" | "thresholded";
 export const PSEUDO_LABEL_STRATEGIES: readonly PseudoLabelStrategy[] = ["all", "thresholded"];
@@ -79,7 +80,7 @@ export function pairAccuracy(proba: Float32Array, numOutputs: number, pairs: Lab
 export function holdOutPairs(
   pairs: LabeledPairs,
   fraction: number,
-  random: { shuffle<T extends { length: number; [i: number]: number }>(values: T): T },
+  random: Random,
   minPairs = 20,
 ): { train: LabeledPairs; heldOut: LabeledPairs } {
   const m = pairs.a.length;
