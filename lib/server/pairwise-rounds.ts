@@ -8,7 +8,7 @@ import type { CerealProblem } from "@/lib/cereal/problem";
 import { encodeNpy } from "@/lib/data/npy";
 import { METRIC_KEYS } from "@/lib/metrics";
 import { createBatch } from "./batches";
-import { transaction } from "./db";
+import { db, transaction } from "./db";
 import { projectDir, projectFile } from "./project-files";
 import { maybeEnqueueRound } from "./round-queue";
 import type { JobContext } from "./worker";
@@ -104,6 +104,8 @@ export async function runPairwiseRoundJob(
     surrogate.dispose();
   }
   if (ctx.signal.aborted) throw new Error("The round was cancelled.");
+  // The project may have been deleted while the surrogate trained: never recreate its folder.
+  if (!(await db().project.findUnique({ where: { id: project.id }, select: { id: true } }))) throw new Error("The project was deleted during the round.");
   await ctx.progress({ phase: "writing" });
   const writeStarted = performance.now();
   const resultsFile = result.proba ? await writeResults(project, round, result) : null;
