@@ -156,7 +156,7 @@ export function ClusteringRanking({
             <th className="py-1.5 pl-4 pr-1.5 font-medium">Clustering</th>
             <th className="px-1.5 text-right font-medium">Estimate</th>
             <th className="px-1.5 font-medium">90% interval</th>
-            <th className="w-16 px-1.5 font-medium" aria-label="Interval on a common scale" />
+            <th className="w-16 min-w-14 px-1.5 font-medium" aria-label="Interval on a common scale" />
             {showTruth && <th className="px-1.5 text-right font-medium">True</th>}
             <th className="px-1.5 text-right font-medium">Δ</th>
             <th className="px-1.5 text-right font-medium">P(best)</th>

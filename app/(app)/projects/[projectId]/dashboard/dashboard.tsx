@@ -145,7 +145,8 @@ export function Dashboard({ project }: { project: DashboardProject }) {
         </span>
       </div>
 
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,4fr)_minmax(0,7fr)]">
+      {/* the ranking's ten columns (estimates and label-free scores) need most of the row; the rounds table below needs a third */}
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,5fr)]">
         <section className="h-80 rounded-xl border border-slate-200 bg-white p-2" aria-label="Convergence" data-testid="convergence">
           {rounds && <ConvergenceChart rounds={rounds} metric={metric} clusterings={names} colors={colors} selected={focus} trueMetrics={trueMetrics} />}
         </section>
@@ -208,7 +209,7 @@ export function Dashboard({ project }: { project: DashboardProject }) {
         </section>
       </div>
 
-      <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,4fr)_minmax(0,7fr)]">
+      <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
         <section className="rounded-xl border border-slate-200 bg-white pb-2" aria-label="Rounds">
           <h2 className="px-4 pb-2 pt-3 text-sm font-semibold">Rounds</h2>
           <RoundsPanel projectId={project.id} snapshot={snapshot} rounds={rounds ?? []} stepsPerSecond={stepsPerSecond} onChanged={refreshRounds} />
