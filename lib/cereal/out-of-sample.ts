@@ -112,3 +112,26 @@ export function extendRecord(
   }
   return { batches, predictions };
 }
+
+/** The record as plain JSON (the server keeps it beside each round's results, so the next round can read it). */
+export interface OutOfSampleJson {
+  readonly batches: { round: number; poolSize: number; temperature: number; softPseudo: Record<string, number[]>; hardPseudo: Record<string, number[]>; residual: { a: number; b: number; bMax: number } }[];
+  readonly predictions: { row: number; raw: number[]; calibrated: number[] }[];
+}
+
+const toArrays = (tables: Readonly<Record<string, Float64Array>>) => Object.fromEntries(Object.entries(tables).map(([k, v]) => [k, Array.from(v)]));
+const fromArrays = (tables: Record<string, number[]>) => Object.fromEntries(Object.entries(tables).map(([k, v]) => [k, Float64Array.from(v)]));
+
+export function recordToJson(record: OutOfSampleRecord): OutOfSampleJson {
+  return {
+    batches: [...record.batches.values()].map((b) => ({ ...b, softPseudo: toArrays(b.softPseudo), hardPseudo: toArrays(b.hardPseudo) })),
+    predictions: [...record.predictions.entries()].map(([row, p]) => ({ row, raw: Array.from(p.raw), calibrated: Array.from(p.calibrated) })),
+  };
+}
+
+export function recordFromJson(json: OutOfSampleJson): OutOfSampleRecord {
+  return {
+    batches: new Map(json.batches.map((b) => [b.round, { ...b, softPseudo: fromArrays(b.softPseudo), hardPseudo: fromArrays(b.hardPseudo) }])),
+    predictions: new Map(json.predictions.map((p) => [p.row, { raw: Float32Array.from(p.raw), calibrated: Float32Array.from(p.calibrated) }])),
+  };
+}

@@ -116,3 +116,25 @@ describe("prediction-powered table", () => {
       }
   });
 });
+
+describe("out-of-sample record", () => {
+  it("survives a JSON round trip (the server stores it between rounds)", async () => {
+    const { recordFromJson, recordToJson } = await import("./out-of-sample");
+    const clustering: TestClustering = { name: "c", k: 2, assignments: Int32Array.from([0, 1, 0, 1]) };
+    const record = extendRecord(EMPTY_RECORD, {
+      round: 1,
+      pool: Int32Array.from([2, 3]),
+      rawProba: Float32Array.from([0.9, 0.1, 0.2, 0.8]),
+      calibratedProba: Float32Array.from([0.875, 0.125, 0.25, 0.75]),
+      temperature: 1.5,
+      numClasses: 2,
+      clusterings: [clustering],
+      drawnPositions: [1],
+    });
+    const back = recordFromJson(JSON.parse(JSON.stringify(recordToJson(record))));
+    expect(back.batches.get(1)!.residual).toEqual(record.batches.get(1)!.residual);
+    expect(Array.from(back.batches.get(1)!.softPseudo.c)).toEqual(Array.from(record.batches.get(1)!.softPseudo.c));
+    expect(Array.from(back.predictions.get(3)!.calibrated)).toEqual([0.25, 0.75]);
+    expect(back.predictions.has(2)).toBe(false);
+  });
+});

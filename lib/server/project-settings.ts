@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { ACQUISITIONS } from "@/lib/cereal/acquisition";
+import { ESTIMATORS } from "@/lib/cereal/estimators";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { db } from "./db";
 import { badRequest, conflict } from "./errors";
@@ -25,6 +26,7 @@ export const projectSettingsInput = z.strictObject({
     .optional(),
   guidelines: z.string().max(50_000).optional(),
   acquisition: z.enum(ACQUISITIONS).optional(),
+  estimator: z.enum(Object.keys(ESTIMATORS) as [string, ...string[]]).optional(),
   fixmatch: z.boolean().optional(),
   seedSize: count(100_000).optional(),
   batchSize: count(100_000).optional(),
@@ -43,6 +45,7 @@ const SETTINGS_SELECT = {
   classMode: true,
   guidelines: true,
   acquisition: true,
+  estimator: true,
   fixmatch: true,
   seedSize: true,
   batchSize: true,

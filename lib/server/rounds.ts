@@ -5,6 +5,7 @@ import type { Acquisition } from "@/lib/cereal/acquisition";
 import { DEFAULT_DESIGN } from "@/lib/cereal/acquire";
 import type { Draw } from "@/lib/cereal/designs";
 import { estimatorByName } from "@/lib/cereal/estimators";
+import { recordFromJson, recordToJson, type OutOfSampleJson } from "@/lib/cereal/out-of-sample";
 import { PAIR_DESIGN_SAMPLING } from "@/lib/cereal/pair-designs";
 import type { PairwiseSurrogateFactory } from "@/lib/cereal/pairwise-surrogate";
 import type { CerealProblem, CerealState, TestClustering } from "@/lib/cereal/problem";
@@ -184,8 +185,22 @@ async function loadState(project: LoadedProject, round: number, labels: LabelRow
     labeled: { rows: Int32Array.from(labels, (l) => l.itemIndex), labels: Int32Array.from(labels, (l) => l.classIndex) },
     draws: labels.map((l) => l.draw),
     round,
+    outOfSample: await readRecord(project, round - 1),
   };
 }
+
+/** The earlier models' out-of-sample view (lib/cereal/out-of-sample.ts) as round `round` left it; none before round 0. */
+async function readRecord(project: LoadedProject, round: number) {
+  if (round < 0) return undefined;
+  try {
+    return recordFromJson(JSON.parse(await readFile(projectFile(project, recordFile(round)), "utf8")) as OutOfSampleJson);
+  } catch {
+    // a project whose earlier rounds ran before the record existed: the ppi estimators fall back to the labels' weights
+    return undefined;
+  }
+}
+
+const recordFile = (round: number) => `rounds/round-${round}-record.json`;
 
 /** Per-item results: [N x 2] float32 (class: label or pseudo-label, -1 if none; confidence) and the pool's scores [N]. */
 async function writeResults(project: LoadedProject, round: number, state: CerealState, result: RoundResult) {
@@ -219,6 +234,9 @@ async function writeResults(project: LoadedProject, round: number, state: Cereal
     await writeFile(`${full}.tmp`, encodeNpy(data, shape));
     await rename(`${full}.tmp`, full);
   }
+  const record = projectFile(project, recordFile(round));
+  await writeFile(`${record}.tmp`, JSON.stringify(recordToJson(result.outOfSample)));
+  await rename(`${record}.tmp`, record);
   return { resultsFile, scoresFile };
 }
 
@@ -271,6 +289,8 @@ async function finishRound(
         backend: result.fit?.backend ?? null,
         maskRate: result.fit?.maskRate ?? null,
         trainSeconds: result.fit?.trainSeconds ?? null,
+        surrogateAccuracy: result.health?.recentAccuracy ?? null,
+        surrogateWeak: result.health ? result.health.weak : null,
         roundSeconds: (performance.now() - started) / 1000,
         writeSeconds: (performance.now() - writeStarted) / 1000,
         resultsFile: files.resultsFile,

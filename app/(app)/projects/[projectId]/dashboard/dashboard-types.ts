@@ -38,6 +38,11 @@ export interface RoundRow {
   nLabels: number;
   backend: string | null;
   maskRate: number | null;
+  // optional: simulation runs (simulation-runs.tsx) reuse this row without them
+  estimator?: string | null;
+  /** the previous rounds' models on the batches labeled since (out of sample); weak: below 60% */
+  surrogateAccuracy?: number | null;
+  surrogateWeak?: boolean | null;
   trainSeconds: number | null;
   roundSeconds: number | null;
   writeSeconds: number | null;

@@ -46,6 +46,7 @@ export function RoundsPanel({
   const fraction = progress?.step !== undefined && progress.total ? progress.step / progress.total : null;
   const backend = rounds.findLast((r) => r.backend)?.backend ?? null;
   const history = [...rounds].reverse();
+  const latest = rounds.findLast((r) => r.status === "done") ?? null;
 
   return (
     <div className="space-y-3">
@@ -84,6 +85,18 @@ export function RoundsPanel({
           </p>
         )}
         {error && <p className="mt-1 text-xs text-rose-700" role="alert">{error}</p>}
+        {latest?.estimator && (
+          <p className="mt-1 text-xs text-slate-500" data-testid="round-estimator">
+            Estimates from the {latest.estimator} estimator
+            {latest.surrogateAccuracy != null ? `; surrogate ${Math.round(latest.surrogateAccuracy * 100)}% right on new labels` : ""}.
+          </p>
+        )}
+        {latest?.surrogateWeak && (
+          <p className="mt-1 rounded bg-amber-50 px-2 py-1 text-xs text-amber-800" role="status" data-testid="surrogate-weak">
+            The surrogate is weak: earlier rounds&apos; models got under 60% of the newly labeled items right. Pseudo-labels are
+            unreliable here; the guarded and ppi estimators rely on the labels instead, argmax and soft estimates may be biased.
+          </p>
+        )}
       </div>
       <div className="max-h-64 overflow-y-auto">
         <table className="w-full text-xs tabular-nums">
