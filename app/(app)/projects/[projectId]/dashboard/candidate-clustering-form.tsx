@@ -86,11 +86,14 @@ export function CandidateClusteringForm({ projectId, defaultK, onAdded }: { proj
     return () => clearInterval(timer);
   }, [load, running]);
 
+  // the project's main space when it is one of the named spaces; without named spaces, its embeddings (space left out)
+  const initialSpace = view?.defaultSpace && view.spaces.includes(view.defaultSpace) ? view.defaultSpace : (view?.spaces[0] ?? null);
+
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     setError(null);
     setSubmitting(true);
-    const chosen = space ?? view?.defaultSpace ?? view?.spaces[0] ?? null;
+    const chosen = space ?? initialSpace;
     try {
       await apiJson(`/api/projects/${projectId}/clusterings/candidates`, {
         method: "POST",
@@ -113,7 +116,7 @@ export function CandidateClusteringForm({ projectId, defaultK, onAdded }: { proj
         <label className="flex items-center gap-1 text-slate-600">
           Space
           {spaces.length > 0 ? (
-            <select aria-label="Space" value={space ?? view?.defaultSpace ?? spaces[0]} onChange={(e) => setSpace(e.target.value)} className={`${field} font-mono`}>
+            <select aria-label="Space" value={space ?? initialSpace ?? undefined} onChange={(e) => setSpace(e.target.value)} className={`${field} font-mono`}>
               {spaces.map((s) => (
                 <option key={s} value={s}>
                   {s}

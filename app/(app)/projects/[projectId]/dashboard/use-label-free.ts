@@ -62,6 +62,9 @@ export function useLabelFree(projectId: string, measure: LabelFreeMeasure, clust
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let cancelled = false;
+    // the server queues a fresh job when the last one ended without a result: two such restarts
+    // mean the job keeps failing, and polling on would only keep the worker busy with it
+    const jobs = new Set<string>();
     const poll = async () => {
       let view: LabelFreeView;
       try {
@@ -70,7 +73,10 @@ export function useLabelFree(projectId: string, measure: LabelFreeMeasure, clust
         if (!response.ok) view = { state: "error", message: data?.error?.message ?? `The server answered ${response.status}.` };
         else if (data.state === "ready") view = data;
         else if (data.state === "unavailable") view = { state: "unavailable", reason: data.reason };
-        else view = { state: "computing" };
+        else {
+          jobs.add(data.jobId);
+          view = jobs.size > 2 ? { state: "error", message: "The label-free job failed twice; the worker's log says why." } : { state: "computing" };
+        }
       } catch (e) {
         view = { state: "error", message: (e as Error).message };
       }
