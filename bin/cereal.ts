@@ -44,7 +44,7 @@ const USAGE = `usage:
                   [--batch 50] [--budget 1000] [--steps 512] [--threshold 0.95] [--surrogate mlp|fake]
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
-                  [--compare all|NAME,NAME] [--calibrate] [--recommended (${RECOMMENDED_TEXT})]
+                  [--compare all|NAME,NAME] [--calibrate] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
                   [--uniform-share 0] [--outputs 2xCLASSES] [--model mlp|linear] [--surrogate mlp|fake] [--seed S] [--no-intervals] [--out FILE.json]
@@ -128,6 +128,7 @@ const SIMULATE_OPTIONS = {
   compare: { type: "string" },
   calibrate: { type: "boolean", default: false },
   recommended: { type: "boolean", default: false },
+  "trainer-guard": { type: "boolean", default: false },
   mode: { type: "string" },
   "pair-design": { type: "string" },
   outputs: { type: "string" },
@@ -181,6 +182,7 @@ async function runSimulate(argv: string[]): Promise<void> {
     onRound: quiet ? undefined : (r) => process.stderr.write(formatRound(r, clusterings) + "\n"),
     compare: parseCompare(values.compare),
     calibrate: values.calibrate,
+    trainerGuard: values["trainer-guard"],
   });
   const output = { bundle: name, surrogate: surrogateName, ...result, config: { ...result.config, bundle: name, surrogate: surrogateName } };
   const json = JSON.stringify(output);

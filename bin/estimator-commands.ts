@@ -24,9 +24,10 @@ export function parseCompare(value: string | undefined): Estimator[] | undefined
 }
 
 /** simulate --recommended: the recommended configuration, where the command line does not say otherwise */
-export function withRecommended<T extends { acquisition?: string; design?: string; fixmatch?: boolean; estimator?: string; pseudo?: boolean }>(values: T): T {
+export function withRecommended<T extends { acquisition?: string; design?: string; fixmatch?: boolean; estimator?: string; "trainer-guard"?: boolean }>(values: T): T {
   return {
     ...values,
+    "trainer-guard": values["trainer-guard"] || RECOMMENDED.trainerGuard,
     acquisition: values.acquisition ?? RECOMMENDED.acquisition,
     design: values.design ?? RECOMMENDED.design,
     fixmatch: values.fixmatch || RECOMMENDED.fixmatch,

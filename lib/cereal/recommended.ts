@@ -13,6 +13,8 @@ export interface Configuration {
   readonly design: Design;
   readonly fixmatch: boolean;
   readonly estimator: string;
+  /** FixMatch falls back to supervised training while the surrogate is weak (RoundOptions.trainerGuard) */
+  readonly trainerGuard: boolean;
 }
 
 export const RECOMMENDED: Configuration = {
@@ -20,4 +22,5 @@ export const RECOMMENDED: Configuration = {
   design: "uniform",
   fixmatch: true,
   estimator: "guarded",
+  trainerGuard: true,
 };

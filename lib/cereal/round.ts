@@ -45,6 +45,9 @@ export interface RoundOptions {
    * and over-softens the current one; the report is computed either way) */
   readonly calibrate?: boolean;
   readonly health?: HealthOptions;
+  /** train supervised instead of FixMatch while the surrogate is flagged weak (measured out of sample before the fit):
+   * on overlapping classes FixMatch confirms its own mistakes (issue #12: 13-37% accurate against 57% supervised) */
+  readonly trainerGuard?: boolean;
 }
 
 /** Temperature scaling this round (calibration.ts): the temperature fitted on every earlier
@@ -80,6 +83,8 @@ export interface RoundResult {
   readonly calibration: CalibrationReport | null;
   /** the surrogate measured out of sample (surrogate-health.ts); null without a surrogate */
   readonly health: SurrogateHealth | null;
+  /** the trainer this round used: FixMatch unless options.fixmatch is off or the trainer guard switched it */
+  readonly trainer: "fixmatch" | "supervised" | null;
   /** the state's record extended with this round's model's view of the batch it drew: the next state's outOfSample */
   readonly outOfSample: OutOfSampleRecord;
 }
@@ -116,12 +121,16 @@ export async function runRound(state: CerealState, surrogate: Surrogate | null, 
   let fit: FitReport | null = null;
   let proba: Float32Array | null = null;
   let mc: { proba: Float32Array; passes: number } | undefined;
+  const record = state.outOfSample ?? EMPTY_RECORD;
+  // the earlier models measured on the batches labeled since: known before this round's fit
+  const health = needsSurrogate(options) ? surrogateHealth(labeled, state.draws, record, options.health) : null;
+  const fixmatch = options.fixmatch && !(options.trainerGuard && health?.weak);
   if (needsSurrogate(options)) {
     if (!surrogate) throw new Error("this round needs a surrogate");
     fit = await surrogate.fit(
       labeled,
       unlabeled,
-      { seed: deriveSeed(options.seed, "fit", round), fixmatch: options.fixmatch, steps: options.steps, threshold: options.threshold },
+      { seed: deriveSeed(options.seed, "fit", round), fixmatch, steps: options.steps, threshold: options.threshold },
       options.onProgress,
     );
     proba = await surrogate.predictProba(unlabeled);
@@ -130,7 +139,6 @@ export async function runRound(state: CerealState, surrogate: Surrogate | null, 
       mc = { proba: await surrogate.predictProbaMc(unlabeled, passes, deriveSeed(options.seed, "mc", round)), passes };
     }
   }
-  const record = state.outOfSample ?? EMPTY_RECORD;
   // the estimators and intervals read calibrated pi; acquisition keeps the raw pi (the paper's scores)
   let calibrated = proba;
   let calibration: CalibrationReport | null = null;
@@ -148,7 +156,6 @@ export async function runRound(state: CerealState, surrogate: Surrogate | null, 
     if (options.calibrate === true && fit.temperature !== 1) calibrated = temperatureScale(proba, C, fit.temperature);
   }
   const pseudoLabels = proba ? pseudoLabel(proba, C) : null;
-  const health = calibrated ? surrogateHealth(labeled, state.draws, record, options.health) : null;
 
   const input: EstimatorInput = { n, numClasses: C, labeled, unlabeled, proba: calibrated, draws: state.draws, outOfSample: record };
   const byEstimator: RoundResult["byEstimator"] = {};
@@ -218,6 +225,7 @@ export async function runRound(state: CerealState, surrogate: Surrogate | null, 
     byEstimator,
     calibration,
     health,
+    trainer: fit ? (fixmatch ? "fixmatch" : "supervised") : null,
     outOfSample,
   };
 }

@@ -43,6 +43,8 @@ export interface SimulateOptions {
   readonly onRound?: (record: RoundRecord) => void;
   /** more estimators recorded in the same run (they share the surrogate): RoundRecord.byEstimator, summary.byEstimator */
   readonly compare?: readonly Estimator[];
+  /** FixMatch -> supervised while the surrogate is weak (RoundOptions.trainerGuard) */
+  readonly trainerGuard?: boolean;
   /** temperature scaling of pi for the estimators (default false, see RoundOptions.calibrate) */
   readonly calibrate?: boolean;
 }
@@ -82,6 +84,7 @@ export interface RoundRecord {
   readonly surrogateHealth?: SurrogateHealth | null;
   /** health.weak: the previous models' out-of-sample accuracy fell below the threshold */
   readonly surrogateWeak?: boolean;
+  readonly trainer?: "fixmatch" | "supervised" | null;
 }
 
 export interface SimulationSummary {
@@ -168,6 +171,7 @@ export async function simulate(
         intervals: options.intervals,
         compare: options.compare,
         calibrate: options.calibrate,
+        trainerGuard: options.trainerGuard,
       });
 
       let accuracy: number | null = null;
@@ -232,6 +236,7 @@ export async function simulate(
         calibration: result.calibration,
         surrogateHealth: result.health,
         surrogateWeak: result.health?.weak ?? false,
+        trainer: result.trainer,
       };
       rounds.push(record);
       options.onRound?.(record);
@@ -248,6 +253,7 @@ export async function simulate(
       estimator: options.estimator.name,
       compare: (options.compare ?? []).map((e) => e.name),
       calibrate: options.calibrate ?? false,
+      trainerGuard: options.trainerGuard ?? false,
       fixmatch: options.fixmatch,
       seed: options.seed,
       seedSize,

@@ -61,3 +61,35 @@ describe("surrogate health and the guarded estimator", () => {
     expect(denseTable(guardedTable(draw, clustering))).toEqual(denseTable(ppiTable(draw, clustering, { pseudo: "soft", lambda: "tuned" })));
   });
 });
+
+describe("trainer guard", () => {
+  it("trains supervised instead of FixMatch while the surrogate is weak", async () => {
+    const { runRound } = await import("./round");
+    const { argmaxEstimator } = await import("./estimators");
+    const bad = setup([0.1, 0.9], [0.8, 0.2]);
+    const calls: boolean[] = [];
+    const surrogate = {
+      fit: async (_l: unknown, _u: unknown, options: { fixmatch: boolean }) => {
+        calls.push(options.fixmatch);
+        return { backend: "fake", trainSeconds: 0, steps: 0, maskRate: null, finalLoss: null };
+      },
+      predictProba: async (rows: Int32Array) => new Float32Array(rows.length * 2).fill(0.5),
+      predictProbaMc: async () => new Float32Array(0),
+      dispose: () => undefined,
+    };
+    const state = {
+      problem: { embeddings: { data: new Float32Array(6), n: 6, d: 1 }, numClasses: 2, clusterings: [clustering] },
+      labeled: bad.labeled,
+      draws: bad.draws,
+      round: 1,
+      outOfSample: bad.outOfSample,
+    };
+    const options = { acquisition: "random" as const, estimator: argmaxEstimator, fixmatch: true, batch: 0, seed: 0, intervals: false as const };
+    const guarded = await runRound(state, surrogate, { ...options, trainerGuard: true });
+    expect(guarded.trainer).toBe("supervised");
+    expect(guarded.health?.weak).toBe(true);
+    const plain = await runRound(state, surrogate, options);
+    expect(plain.trainer).toBe("fixmatch");
+    expect(calls).toEqual([false, true]);
+  });
+});
