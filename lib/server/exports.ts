@@ -88,6 +88,8 @@ async function* itemPages(projectId: string): AsyncGenerator<Row[]> {
   const round = await db().round.findFirst({ where: { projectId, status: "done", resultsFile: { not: null } }, orderBy: { index: "desc" } });
   const results = round ? ((await readNpy(projectFile(project, round.resultsFile!))).data as Float32Array) : null;
   const name = (index: number) => classes.get(index) ?? String(index);
+  // a pairwise round's ids are the L2C surrogate's clusters, not reference classes: never named as one
+  const pseudoName = project.mode === "pairwise" ? (id: number) => `cluster ${id}` : name;
   let after = -1;
   for (;;) {
     const items = await db().item.findMany({ where: { projectId, index: { gt: after } }, orderBy: { index: "asc" }, take: PAGE, select: { index: true, externalId: true } });
@@ -105,7 +107,7 @@ async function* itemPages(projectId: string): AsyncGenerator<Row[]> {
         item_index: item.index,
         item_id: item.externalId,
         label: human.has(item.index) ? name(human.get(item.index)!) : null,
-        pseudo_label: pseudo === null ? null : name(pseudo),
+        pseudo_label: pseudo === null ? null : pseudoName(pseudo),
         confidence: pseudo === null ? null : results![item.index * 2 + 1],
         round: round?.index ?? null,
       };

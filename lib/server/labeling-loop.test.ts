@@ -4,6 +4,7 @@ import * as labelsRoute from "@/app/api/projects/[projectId]/labels/route";
 import { readNpy } from "@/lib/data/npy";
 import { METRIC_KEYS } from "@/lib/metrics";
 import { db } from "./db";
+import { exportItems } from "./exports";
 import { digitsProject, fastRoundHandlers, labelAll } from "./labeling-test-fixture";
 import { correctLabel, submitLabel, undoLastLabel } from "./labels";
 import { projectFile } from "./project-files";
@@ -170,7 +171,7 @@ describe("rounds in the worker", () => {
 
   it("runs a pairwise project's round with the L2C engine: estimates, per-item results, anchor + uniform pairs; unsure answers are skips", async () => {
     // CrossEntropy names the anchor design; half of the next batch is uniform pairs
-    const { projectId, annotators, truth } = await digitsProject({ mode: "pairwise", seedSize: 30, batchSize: 10, acquisition: "crossentropy" });
+    const { projectId, owner, annotators, truth } = await digitsProject({ mode: "pairwise", seedSize: 30, batchSize: 10, acquisition: "crossentropy" });
     const [first] = (await nextTasks(annotators[0], projectId, 1)).tasks;
     await submitLabel(annotators[0], projectId, { taskId: first.id, kind: "unsure", idempotencyKey: "unsure-1" });
     // the rest of the seed batch, and no overflow pairs
@@ -211,6 +212,10 @@ describe("rounds in the worker", () => {
     // no pair is drawn twice, the unsure one included
     const keys = new Set((await db().task.findMany({ where: { projectId } })).map((t) => `${t.itemIndex}:${t.itemIndexB}`));
     expect(keys.size).toBe(40);
+    // the items export names the surrogate's ids as clusters, never as reference classes
+    const items = (await (await exportItems(owner, projectId, "jsonl")).text()).trim().split("\n").map((line) => JSON.parse(line));
+    expect(items).toHaveLength(project.n);
+    expect(items.every((r) => r.label === null && /^cluster \d+$/.test(r.pseudo_label))).toBe(true);
   });
 });
 
