@@ -33,7 +33,7 @@ export default async function ProjectsPage() {
             const share = Math.min(1, p.labels / Math.max(1, p.budget));
             return (
               <li key={p.id} className="relative">
-                <Link href={`/projects/${p.id}`} className="block rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-300 hover:shadow">
+                <Link href={`/projects/${p.id}`} className="block h-full rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-300 hover:shadow">
                   <div className="flex items-start justify-between gap-3">
                     <h2 className="font-semibold">{p.name}</h2>
                     <span className="flex shrink-0 gap-1.5">

@@ -72,6 +72,9 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
   const keys = useMemo(() => classKeys(classes.length), [classes.length]);
   const keyToClass = useMemo(() => new Map(keys.flatMap((k, i) => (k ? [[k, classes[i].index] as const] : []))), [keys, classes]);
   const [dialog, setDialog] = useState<null | "help" | "skip" | "newClass">(null);
+  // A <dialog>'s close event arrives a moment after it closed; by then a key may have opened
+  // another one, which must stay open.
+  const closeDialog = (which: "help" | "skip" | "newClass") => setDialog((d) => (d === which ? null : d));
   const [flash, setFlash] = useState<{ value: number | PairAnswer; at: number } | null>(null);
   const filterRef = useRef<HTMLInputElement>(null);
 
@@ -276,7 +279,7 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
 
       <HelpDialog
         open={dialog === "help"}
-        onClose={() => setDialog(null)}
+        onClose={() => closeDialog("help")}
         keyList={keyList}
         classes={classes}
         classKeys={keys}
@@ -286,13 +289,13 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
       />
       <SkipDialog
         open={dialog === "skip"}
-        onClose={() => setDialog(null)}
+        onClose={() => closeDialog("skip")}
         onSkip={(reason) => {
           setDialog(null);
           give({ kind: "skip", reason }, reason ? `Skipped (${reason})` : "Skipped");
         }}
       />
-      {open && !pairwise && <NewClassDialog open={dialog === "newClass"} onClose={() => setDialog(null)} onCreate={createClass} />}
+      {open && !pairwise && <NewClassDialog open={dialog === "newClass"} onClose={() => closeDialog("newClass")} onCreate={createClass} />}
       <ToastStack toasts={toasts} onDismiss={dismiss} />
     </div>
   );

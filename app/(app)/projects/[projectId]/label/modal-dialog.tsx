@@ -9,6 +9,9 @@ import { useEffect, useRef } from "react";
 export function ModalDialog(props: { open: boolean; onClose: () => void; title: string; wide?: boolean; children: React.ReactNode }) {
   const { open, onClose, title, wide, children } = props;
   const ref = useRef<HTMLDialogElement>(null);
+  // The close event comes a moment after the dialog closed. Only a close the user made (Esc, the
+  // Close button) is reported; one the parent asked for, or one overtaken by reopening, is not.
+  const closedByParent = useRef(false);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -17,13 +20,20 @@ export function ModalDialog(props: { open: boolean; onClose: () => void; title: 
       // React's autoFocus runs before the dialog opens; focus the field meant to be typed in now.
       dialog.querySelector<HTMLElement>("[data-autofocus]")?.focus();
     }
-    if (!open && dialog.open) dialog.close();
+    if (!open && dialog.open) {
+      closedByParent.current = true;
+      dialog.close();
+    }
   }, [open]);
   return (
     <dialog
       ref={ref}
       aria-label={title}
-      onClose={onClose}
+      onClose={(event) => {
+        const byParent = closedByParent.current;
+        closedByParent.current = false;
+        if (!byParent && !event.currentTarget.open) onClose();
+      }}
       className={`m-auto max-h-[85vh] w-[calc(100%-2rem)] overflow-hidden rounded-2xl bg-white p-0 text-slate-900 shadow-2xl ring-1 ring-slate-200 backdrop:bg-slate-900/40 backdrop:backdrop-blur-[2px] ${
         wide ? "max-w-3xl" : "max-w-md"
       }`}

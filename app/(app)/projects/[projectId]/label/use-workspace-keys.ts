@@ -18,7 +18,9 @@ export function useWorkspaceKeys(onKey: (key: string, event: KeyboardEvent) => b
       if (event.defaultPrevented || event.repeat || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
       if (document.querySelector("dialog[open]")) return;
       const target = event.target as HTMLElement | null;
-      if (target?.closest("input, textarea, select, [contenteditable=''], [contenteditable='true']")) return;
+      // Right after a dialog closes, its field can keep focus for a moment: that is no longer typing.
+      const typing = target?.closest("input, textarea, select, [contenteditable=''], [contenteditable='true']") && !target.closest("dialog:not([open])");
+      if (typing) return;
       const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
       if (handler.current(key, event)) event.preventDefault();
     };
