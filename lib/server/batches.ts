@@ -17,40 +17,44 @@ export async function ensureSeedBatch(tx: Tx, project: { id: string; n: number; 
     project.mode === "pairwise"
       ? drawUniformPairs(project.n, size, random)
       : drawUniform(Int32Array.from({ length: project.n }, (_, i) => i), size, random).map((d) => ({ ...d, rowB: null }));
-  await createBatch(tx, project.id, 0, null, size, draws, "uniform", 0, false);
+  await createBatch(tx, project.id, 0, null, size, draws.map((d) => ({ ...d, design: "uniform" as const })), false);
 }
 
-/** Writes a batch (or adds to an existing one) with one task per draw and its draw record. */
+/**
+ * Writes a batch (or adds to an existing one) with one task per draw and its draw record; draw
+ * orders continue the project's sequence. Returns the new tasks' ids in draw order.
+ */
 export async function createBatch(
   tx: Tx,
   projectId: string,
   index: number,
   drawnByRoundIndex: number | null,
   size: number,
-  draws: readonly { row: number; rowB: number | null; score: number | null; q: number }[],
-  design: Design,
-  firstOrder: number,
+  draws: readonly { row: number; rowB: number | null; score: number | null; q: number; design: Design }[],
   overflow: boolean,
-) {
+): Promise<string[]> {
   const batch = await tx.batch.upsert({
     where: { projectId_index: { projectId, index } },
     create: { projectId, index, drawnByRoundIndex, size },
     update: drawnByRoundIndex === null ? {} : { drawnByRoundIndex },
   });
-  await tx.task.createMany({
+  const last = await tx.task.aggregate({ where: { projectId }, _max: { drawOrder: true } });
+  const first = (last._max.drawOrder ?? -1) + 1;
+  const tasks = await tx.task.createManyAndReturn({
     data: draws.map((d, i) => ({
       projectId,
       batchId: batch.id,
       itemIndex: d.row,
       itemIndexB: d.rowB,
-      design,
+      design: d.design,
       score: d.score,
       q: d.q,
-      drawOrder: firstOrder + i,
+      drawOrder: first + i,
       overflow,
     })),
+    select: { id: true, drawOrder: true },
   });
-  return batch;
+  return tasks.sort((x, y) => x.drawOrder - y.drawOrder).map((t) => t.id);
 }
 
 /** Rows (or pair keys) that already have a task: never drawn twice. */

@@ -55,10 +55,7 @@ export async function overflowDraws(tx: Tx, project: OverflowProject, count: num
     }
     draws = picked.map((d) => ({ ...d, rowB: null }));
   }
-  const maxOrder = await tx.task.aggregate({ where: { projectId: project.id }, _max: { drawOrder: true } });
-  await createBatch(tx, project.id, target.index, null, target.size, draws, design, (maxOrder._max.drawOrder ?? -1) + 1, true);
-  const tasks = await tx.task.findMany({ where: { projectId: project.id, drawOrder: { gt: maxOrder._max.drawOrder ?? -1 } }, select: { id: true }, orderBy: { drawOrder: "asc" } });
-  return tasks.map((t) => t.id);
+  return createBatch(tx, project.id, target.index, null, target.size, draws.map((d) => ({ ...d, design })), true);
 }
 
 // The latest ranking is read once per round, not once per request.

@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Acquisition } from "@/lib/cereal/acquisition";
 import type { PairDesign, PairDrawRecord } from "@/lib/cereal/pair-designs";
@@ -6,11 +6,11 @@ import { runPairwiseRound, type PairwiseRoundResult, type PairwiseState } from "
 import { defaultNumOutputs, type PairwiseSurrogateFactory } from "@/lib/cereal/pairwise-surrogate";
 import type { CerealProblem } from "@/lib/cereal/problem";
 import { encodeNpy } from "@/lib/data/npy";
-import { METRIC_KEYS } from "@/lib/metrics";
 import { createBatch } from "./batches";
-import { db, transaction } from "./db";
+import { transaction } from "./db";
 import { projectDir, projectFile } from "./project-files";
 import { maybeEnqueueRound } from "./round-queue";
+import { assertProjectExists, storeEstimates, writeFileAtomically } from "./round-store";
 import type { JobContext } from "./worker";
 
 /**
@@ -104,8 +104,7 @@ export async function runPairwiseRoundJob(
     surrogate.dispose();
   }
   if (ctx.signal.aborted) throw new Error("The round was cancelled.");
-  // The project may have been deleted while the surrogate trained: never recreate its folder.
-  if (!(await db().project.findUnique({ where: { id: project.id }, select: { id: true } }))) throw new Error("The project was deleted during the round.");
+  await assertProjectExists(project.id);
   await ctx.progress({ phase: "writing" });
   const writeStarted = performance.now();
   const resultsFile = result.proba ? await writeResults(project, round, result) : null;
@@ -113,33 +112,10 @@ export async function runPairwiseRoundJob(
   await transaction(async (tx) => {
     const row = await tx.round.findUniqueOrThrow({ where: { projectId_index: { projectId: project.id, index: round } } });
     if (row.status === "done") return;
-    await tx.estimate.deleteMany({ where: { roundId: row.id } });
-    await tx.estimate.createMany({
-      data: Object.entries(result.estimate).flatMap(([name, values]) =>
-        METRIC_KEYS.map((metric) => ({
-          roundId: row.id,
-          clusteringId: byName.get(name)!,
-          metric,
-          value: values[metric],
-          lo: result.intervals?.interval[name]?.[metric]?.[0] ?? null,
-          hi: result.intervals?.interval[name]?.[metric]?.[1] ?? null,
-          pBest: result.intervals?.pBest[metric]?.[name] ?? null,
-        })),
-      ),
-    });
+    await storeEstimates(tx, row.id, byName, result.estimate, result.intervals);
     if (result.next.length) {
-      const maxOrder = await tx.task.aggregate({ where: { projectId: project.id }, _max: { drawOrder: true } });
-      let order = (maxOrder._max.drawOrder ?? -1) + 1;
-      // a batch may mix designs (the uniform share): one createBatch per run of equal design
-      for (let start = 0; start < result.next.length; ) {
-        let end = start + 1;
-        while (end < result.next.length && result.next[end].design === result.next[start].design) end++;
-        const part = result.next.slice(start, end);
-        const draws = part.map((d) => ({ row: d.row, rowB: d.rowB, score: d.score, q: d.q }));
-        await createBatch(tx, project.id, round + 1, round, overflow + result.next.length, draws, part[0].design, order, false);
-        order += part.length;
-        start = end;
-      }
+      const draws = result.next.map((d) => ({ row: d.row, rowB: d.rowB, score: d.score, q: d.q, design: d.design }));
+      await createBatch(tx, project.id, round + 1, round, overflow + result.next.length, draws, false);
     }
     await tx.round.update({
       where: { id: row.id },
@@ -173,8 +149,6 @@ async function writeResults(project: { dataPath: string; n: number }, round: num
   await mkdir(path.join(projectDir(project), "rounds"), { recursive: true });
   const file = `rounds/round-${round}.npy`;
   const full = projectFile(project, file);
-  // written under a temporary name and renamed: a killed worker never leaves half a file
-  await writeFile(`${full}.tmp`, encodeNpy(perItem, [n, 2]));
-  await rename(`${full}.tmp`, full);
+  await writeFileAtomically(full, encodeNpy(perItem, [n, 2]));
   return file;
 }

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { Acquisition } from "@/lib/cereal/acquisition";
@@ -12,7 +12,6 @@ import type { CerealProblem, CerealState, TestClustering } from "@/lib/cereal/pr
 import { runRound, needsSurrogate, type RoundResult } from "@/lib/cereal/round";
 import type { SurrogateFactory } from "@/lib/cereal/surrogate";
 import { encodeNpy, readNpy } from "@/lib/data/npy";
-import { METRIC_KEYS } from "@/lib/metrics";
 import { createBatch, drawnKeys } from "./batches";
 import { codeVersion } from "./code-version";
 import { db, transaction } from "./db";
@@ -20,6 +19,7 @@ import { majority } from "./labels";
 import { projectDir, projectFile } from "./project-files";
 import { pairDesignFor, runPairwiseRoundJob, UNIFORM_SHARE, type PairRow } from "./pairwise-rounds";
 import { maybeEnqueueRound } from "./round-queue";
+import { assertProjectExists, storeEstimates, writeFileAtomically } from "./round-store";
 import { countedLabels } from "./tasks";
 import type { JobContext, JobHandler } from "./worker";
 
@@ -83,8 +83,7 @@ export async function runRoundJob(ctx: JobContext, deps: RoundJobDeps) {
     surrogate?.dispose();
   }
   if (ctx.signal.aborted) throw new Error("The round was cancelled.");
-  // The project may have been deleted while the surrogate trained: never recreate its folder.
-  if (!(await db().project.findUnique({ where: { id: projectId }, select: { id: true } }))) throw new Error("The project was deleted during the round.");
+  await assertProjectExists(projectId);
   await ctx.progress({ phase: "writing" });
   const writeStarted = performance.now();
   const files = await writeResults(project, round, state, result);
@@ -227,18 +226,9 @@ async function writeResults(project: LoadedProject, round: number, state: Cereal
   await mkdir(dir, { recursive: true });
   const resultsFile = `rounds/round-${round}.npy`;
   const scoresFile = `rounds/round-${round}-scores.npy`;
-  // Written under a temporary name and renamed: a killed worker never leaves half a file.
-  for (const [file, data, shape] of [
-    [resultsFile, perItem, [n, 2]],
-    [scoresFile, scores, [n]],
-  ] as const) {
-    const full = projectFile(project, file);
-    await writeFile(`${full}.tmp`, encodeNpy(data, shape));
-    await rename(`${full}.tmp`, full);
-  }
-  const record = projectFile(project, recordFile(round));
-  await writeFile(`${record}.tmp`, JSON.stringify(recordToJson(result.outOfSample)));
-  await rename(`${record}.tmp`, record);
+  await writeFileAtomically(projectFile(project, resultsFile), encodeNpy(perItem, [n, 2]));
+  await writeFileAtomically(projectFile(project, scoresFile), encodeNpy(scores, [n]));
+  await writeFileAtomically(projectFile(project, recordFile(round)), JSON.stringify(recordToJson(result.outOfSample)));
   return { resultsFile, scoresFile };
 }
 
@@ -255,33 +245,10 @@ async function finishRound(
   await transaction(async (tx) => {
     const row = await tx.round.findUniqueOrThrow({ where: { projectId_index: { projectId: project.id, index: round } } });
     if (row.status === "done") return;
-    await tx.estimate.deleteMany({ where: { roundId: row.id } });
-    await tx.estimate.createMany({
-      data: Object.entries(result.estimate).flatMap(([name, values]) =>
-        METRIC_KEYS.map((metric) => ({
-          roundId: row.id,
-          clusteringId: byName.get(name)!,
-          metric,
-          value: values[metric],
-          lo: result.intervals?.interval[name]?.[metric]?.[0] ?? null,
-          hi: result.intervals?.interval[name]?.[metric]?.[1] ?? null,
-          pBest: result.intervals?.pBest[metric]?.[name] ?? null,
-        })),
-      ),
-    });
+    await storeEstimates(tx, row.id, byName, result.estimate, result.intervals);
     if (result.next.length) {
-      const maxOrder = await tx.task.aggregate({ where: { projectId: project.id }, _max: { drawOrder: true } });
-      await createBatch(
-        tx,
-        project.id,
-        round + 1,
-        round,
-        overflow + result.next.length,
-        result.next.map((d) => ({ row: d.row, rowB: null, score: d.score, q: d.q })),
-        result.next[0].design,
-        (maxOrder._max.drawOrder ?? -1) + 1,
-        false,
-      );
+      const draws = result.next.map((d) => ({ row: d.row, rowB: null, score: d.score, q: d.q, design: d.design }));
+      await createBatch(tx, project.id, round + 1, round, overflow + result.next.length, draws, false);
     }
     await tx.round.update({
       where: { id: row.id },

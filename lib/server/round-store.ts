@@ -1,0 +1,42 @@
+import { rename, writeFile } from "node:fs/promises";
+import type { IntervalReport } from "@/lib/cereal/intervals";
+import { METRIC_KEYS, type MetricValues } from "@/lib/metrics";
+import { db, type Tx } from "./db";
+
+/**
+ * What clusterwise and pairwise rounds store alike: each clustering's estimates with interval
+ * and P(best), and result files written so that a killed worker never leaves half a file.
+ */
+export async function storeEstimates(
+  tx: Tx,
+  roundId: string,
+  clusteringIds: ReadonlyMap<string, string>,
+  estimate: Record<string, MetricValues>,
+  intervals: IntervalReport | null,
+) {
+  await tx.estimate.deleteMany({ where: { roundId } });
+  await tx.estimate.createMany({
+    data: Object.entries(estimate).flatMap(([name, values]) =>
+      METRIC_KEYS.map((metric) => ({
+        roundId,
+        clusteringId: clusteringIds.get(name)!,
+        metric,
+        value: values[metric],
+        lo: intervals?.interval[name]?.[metric]?.[0] ?? null,
+        hi: intervals?.interval[name]?.[metric]?.[1] ?? null,
+        pBest: intervals?.pBest[metric]?.[name] ?? null,
+      })),
+    ),
+  });
+}
+
+/** Written under a temporary name and renamed into place. */
+export async function writeFileAtomically(path: string, data: Uint8Array | string) {
+  await writeFile(`${path}.tmp`, data);
+  await rename(`${path}.tmp`, path);
+}
+
+/** The project may have been deleted while the surrogate trained: never recreate its folder. */
+export async function assertProjectExists(projectId: string) {
+  if (!(await db().project.findUnique({ where: { id: projectId }, select: { id: true } }))) throw new Error("The project was deleted during the round.");
+}
