@@ -1,4 +1,3 @@
-import * as tf from "@tensorflow/tfjs";
 import type {
   EmbeddingMatrix,
   FitOptions,
@@ -13,6 +12,7 @@ import { trainFixMatch, type FixMatchOptions } from "./fixmatch";
 import { Mlp, type MlpConfig } from "./mlp";
 import { Rng } from "./random";
 import { Inputs } from "./inputs";
+import { predictSoftmax } from "./predict";
 import { trainSupervised, type SupervisedOptions } from "./supervised";
 
 /** FitReport plus the two terms of the FixMatch loss (null when supervised) */
@@ -21,8 +21,6 @@ export interface MlpFitReport extends FitReport {
   readonly unlabeledLoss: number | null;
 }
 
-/** rows per inference chunk: bounds backend memory at 100k-row predictions */
-const PREDICT_CHUNK = 8192;
 
 export interface MlpSurrogateConfig {
   readonly hidden?: readonly number[];
@@ -117,20 +115,8 @@ export class MlpSurrogate implements Surrogate {
   }
 
   /** softmax outputs in chunks; rng given: dropout active (MC dropout), else evaluation mode */
-  private async predict(rows: Int32Array, rng: Rng | null): Promise<Float32Array> {
-    const k = this.mlp.numClasses;
-    const out = new Float32Array(rows.length * k);
-    for (let start = 0; start < rows.length; start += PREDICT_CHUNK) {
-      const chunk = rows.subarray(start, Math.min(start + PREDICT_CHUNK, rows.length));
-      const xb = this.x.copyRows(chunk, new Float32Array(chunk.length * this.x.d));
-      const p = tf.tidy(() => {
-        const keep = rng ? this.mlp.keepMasks(chunk.length, rng) : null;
-        return tf.softmax(this.mlp.forward(tf.tensor2d(xb, [chunk.length, this.x.d]), keep));
-      });
-      out.set(await p.data(), start * k);
-      p.dispose();
-    }
-    return out;
+  private predict(rows: Int32Array, rng: Rng | null): Promise<Float32Array> {
+    return predictSoftmax(this.mlp, this.x, rows, rng);
   }
 
   private assertLive(): void {

@@ -1,4 +1,3 @@
-import * as tf from "@tensorflow/tfjs";
 import type { EmbeddingMatrix, FitProgress } from "@/lib/cereal/surrogate";
 import type {
   LabeledPairs,
@@ -11,9 +10,8 @@ import { ensureBackend } from "./backend";
 import { Inputs } from "./inputs";
 import { trainMcl, type MclOptions } from "./mcl";
 import { Mlp } from "./mlp";
+import { predictSoftmax } from "./predict";
 
-/** rows per inference chunk: bounds backend memory at 100k-row predictions */
-const PREDICT_CHUNK = 8192;
 
 /**
  * The pairwise MLP's hidden widths: one layer of 128, not the clusterwise 4 x 128. Trained by MCL
@@ -69,16 +67,7 @@ export class MclSurrogate implements PairwiseSurrogate {
 
   async predictProba(rows: Int32Array): Promise<Float32Array> {
     this.assertLive();
-    const k = this.mlp.numClasses;
-    const out = new Float32Array(rows.length * k);
-    for (let start = 0; start < rows.length; start += PREDICT_CHUNK) {
-      const chunk = rows.subarray(start, Math.min(start + PREDICT_CHUNK, rows.length));
-      const xb = this.x.copyRows(chunk, new Float32Array(chunk.length * this.x.d));
-      const p = tf.tidy(() => tf.softmax(this.mlp.forward(tf.tensor2d(xb, [chunk.length, this.x.d]), null)));
-      out.set(await p.data(), start * k);
-      p.dispose();
-    }
-    return out;
+    return predictSoftmax(this.mlp, this.x, rows, null);
   }
 
   private assertLive(): void {
