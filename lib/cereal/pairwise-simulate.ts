@@ -4,7 +4,7 @@
  * shape (rounds with estimate, interval, true, absErr; summary.aec and aecPer1000Labels), so the
  * same tables read both. nLabels counts answered pairs: one pair answer is one label.
  */
-import { contingency, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
+import { contingency, metricsFromTable } from "@/lib/metrics";
 import { drawUniformPairs, recordPairDraws, type PairDesign, type PairDesignOptions, type PairDrawRecord } from "./pair-designs";
 import type { PseudoLabelStrategy } from "./pairwise-estimate";
 import { addPairAnswers, initialPairwiseState, runPairwiseRound } from "./pairwise-round";
@@ -12,7 +12,7 @@ import type { PairwiseSurrogateFactory } from "./pairwise-surrogate";
 import { defaultNumOutputs } from "./pairwise-surrogate";
 import type { CerealProblem } from "./problem";
 import { Random } from "./random";
-import { summarise, trueMetrics, type RoundRecord, type SimulationSummary } from "./simulate";
+import { metricMap, summarise, trueMetrics, type RoundRecord, type SimulationSummary } from "./simulate";
 
 export interface PairwiseSimulateOptions {
   readonly design: PairDesign;
@@ -51,10 +51,6 @@ export interface PairwiseSimulationResult {
   readonly rounds: PairwiseRoundRecord[];
   readonly draws: PairDrawRecord[];
   readonly summary: SimulationSummary;
-}
-
-function metricMap(f: (k: MetricKey) => number): MetricValues {
-  return Object.fromEntries(METRIC_KEYS.map((k) => [k, f(k)])) as MetricValues;
 }
 
 export async function simulatePairwise(

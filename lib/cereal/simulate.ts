@@ -118,7 +118,8 @@ export interface SimulationResult {
   readonly summary: SimulationSummary;
 }
 
-function metricMap(f: (k: MetricKey) => number): MetricValues {
+/** one value per metric key */
+export function metricMap(f: (k: MetricKey) => number): MetricValues {
   return Object.fromEntries(METRIC_KEYS.map((k) => [k, f(k)])) as MetricValues;
 }
 
