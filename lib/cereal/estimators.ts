@@ -10,7 +10,7 @@ import type { Draw } from "./designs";
 import { guardedEstimator } from "./estimators-guarded";
 import { softEstimator } from "./estimators-soft";
 import type { OutOfSampleRecord } from "./out-of-sample";
-import { ppiHardEstimator, ppiSizeWeightedEstimator, ppiSoftEstimator, ppiUntunedEstimator } from "./ppi";
+import { ppiHardEstimator, ppiHtEstimator, ppiSizeWeightedEstimator, ppiSoftEstimator, ppiUntunedEstimator } from "./ppi";
 import type { TestClustering } from "./problem";
 import type { LabeledRows } from "./surrogate";
 
@@ -104,6 +104,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "ppi-hard": ppiHardEstimator,
   "ppi-untuned": ppiUntunedEstimator,
   "ppi-size": ppiSizeWeightedEstimator,
+  "ppi-ht": ppiHtEstimator,
   guarded: guardedEstimator,
 };
 

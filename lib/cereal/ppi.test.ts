@@ -40,10 +40,21 @@ describe("prediction-powered table", () => {
     // T_1 = known [[1, 0], [0, 1]] + P [[.9, .2], [.1, .8]] + 2 ([0, 1] - [.9, .1]) in column 0
     //     = [[.1, .2], [1.9, 1.8]];  V_1 = A - B = 2 - (.82 + .68) = .5 (lambda = 1)
     // T^ = (T_0 / 4 + T_1 / .5) / (1/4 + 2)
-    const t = denseTable(ppiTable(input, clustering, { pseudo: "soft", lambda: 1 }));
+    const t = denseTable(ppiTable(input, clustering, { pseudo: "soft", lambda: 1, perCluster: "ht" }));
     const expected = [
       [0.7 / 2.25, 0.4 / 2.25],
       [3.8 / 2.25, 4.1 / 2.25],
+    ];
+    t.forEach((row, i) => row.forEach((v, j) => expect(v).toBeCloseTo(expected[i][j], 5)));
+  });
+
+  it("scales each cluster's correction to its pool size (eq. 1', hand computation)", () => {
+    // batch 1 drew row 2 of cluster 0 with 1/q = 2, but cluster 0 holds 1 pool row: the correction is halved,
+    // T_1 = [[1 + .9 - .9, .2], [.1 + .9, 1.8]] = [[1, .2], [1, 1.8]]; cluster 1 was not drawn: uncorrected
+    const t = denseTable(ppiTable(input, clustering, { pseudo: "soft", lambda: 1 }));
+    const expected = [
+      [2.5 / 2.25, 0.4 / 2.25],
+      [2 / 2.25, 4.1 / 2.25],
     ];
     t.forEach((row, i) => row.forEach((v, j) => expect(v).toBeCloseTo(expected[i][j], 5)));
   });

@@ -29,6 +29,15 @@
  * tuned on its own batch, as PPI++ does (measured: no visible bias). Top-score batches are not
  * probability samples: they enter later K_s as exact counts but give no T_s of their own.
  *
+ * Per-cluster ratio (default). The pool's cluster sizes M_c are known, so each cluster's correction
+ * is scaled to them instead of to the random number of batch rows that fell in it:
+ *   T_s[., c] = K_s[., c] + lambda P_s[., c] + (M_c / m_c) sum_{i in batch, c_i = c} (1/q_i)(y_i - lambda pi_i)   (1')
+ * with m_c = sum_{i in batch, c_i = c} 1/q_i the HT estimate of M_c (Hajek 1971; a ratio estimator,
+ * unbiased up to O(1/n_c)). A column's correction then sums to (1 - lambda) M_c whatever the batch,
+ * and with a diffuse pi (a kNN surrogate) plain HT left the small cells' estimates dominated by how
+ * many rows the batch happened to draw in their cluster: after projection, NMI about 0.016 low and
+ * 90% intervals covering the truth in 15% of rounds on digits.
+ *
  * Negative cells. (1) can go below 0 in a cell where the pseudo table says little and the labels
  * disagree with it. The metrics need a table of masses (log p), so T^ is projected: negative cells
  * become 0, which moves every such cell closer to its true value (the truth is >= 0), and the table
@@ -51,6 +60,8 @@ export interface PpiOptions {
   readonly lambda: "tuned" | number;
   /** batch weights a_s: inverse predicted variance (eq. 3) or proportional to the batch size */
   readonly combine?: "predicted" | "size";
+  /** the correction per cluster as a ratio to the cluster's known pool size (eq. 1', default) or plain Horvitz-Thompson (eq. 1) */
+  readonly perCluster?: "ratio" | "ht";
 }
 
 /** Per-batch sufficient statistics of (1)-(2), over the C x K cells. */
@@ -98,6 +109,8 @@ export function ppiTable(input: EstimatorInput, clustering: TestClustering, opti
   const record = input.outOfSample;
   const known = new Float64Array(cells);
   const combined = new Float64Array(cells);
+  const clusterSize = new Float64Array(K);
+  for (let i = 0; i < clustering.assignments.length; i++) clusterSize[clustering.assignments[i]]++;
   let weightSum = 0;
 
   for (const { round, positions } of batchesByRound(input.draws)) {
@@ -152,6 +165,25 @@ export function ppiTable(input: EstimatorInput, clustering: TestClustering, opti
         size: positions.length,
       };
       const lambda = options.lambda === "tuned" ? tunedLambda(stats) : options.lambda;
+      // eq. (1'): each cluster's correction scaled from its HT row count m_c to its pool size M_c
+      const scale = new Float64Array(K).fill(1);
+      if (options.perCluster !== "ht") {
+        const drawnIn = new Float64Array(K);
+        for (let j = 0; j < positions.length; j++) {
+          if (mult[j] === 0) continue;
+          drawnIn[clustering.assignments[rows[positions[j]]]] += ((mult[j] * positions.length) / drawn) * weights[j]!;
+        }
+        const hardPool = evidence?.hardPseudo[clustering.name];
+        for (let c = 0; c < K; c++) {
+          let poolSize = 0;
+          if (hardPool) for (let y = 0; y < C; y++) poolSize += hardPool[y * K + c];
+          else {
+            poolSize = clusterSize[c];
+            for (let y = 0; y < C; y++) poolSize -= known[y * K + c];
+          }
+          scale[c] = drawnIn[c] > 0 ? poolSize / drawnIn[c] : 0;
+        }
+      }
       // a batch with no sampling variance left (it took the whole pool, or pi is one-hot) is
       // exact: a tiny floor keeps its weight finite and dominant
       const variance = Math.max(
@@ -162,7 +194,7 @@ export function ppiTable(input: EstimatorInput, clustering: TestClustering, opti
       );
       const a = options.combine === "size" ? positions.length : 1 / variance;
       for (let j = 0; j < cells; j++) {
-        const t = stats.known[j] + (stats.pseudo ? lambda * stats.pseudo[j] : 0) + stats.sumU[j] - lambda * stats.sumV[j];
+        const t = stats.known[j] + (stats.pseudo ? lambda * stats.pseudo[j] : 0) + scale[j % K] * (stats.sumU[j] - lambda * stats.sumV[j]);
         combined[j] += a * t;
       }
       weightSum += a;
@@ -207,3 +239,4 @@ export const ppiHardEstimator = ppiEstimator("ppi-hard", { pseudo: "hard", lambd
 /** plain PPI (lambda = 1), for the comparison in the estimators grid */
 export const ppiUntunedEstimator = ppiEstimator("ppi-untuned", { pseudo: "soft", lambda: 1 });
 export const ppiSizeWeightedEstimator = ppiEstimator("ppi-size", { pseudo: "soft", lambda: "tuned", combine: "size" });
+export const ppiHtEstimator = ppiEstimator("ppi-ht", { pseudo: "soft", lambda: "tuned", perCluster: "ht" });
