@@ -14,7 +14,7 @@ import { RECOMMENDED } from "@/lib/cereal/recommended";
 import type { SimulationResult } from "@/lib/cereal/simulate";
 
 /** what every grid run records (they share the surrogate; the labels estimator is Random's under uniform) */
-const GRID_ESTIMATORS = ["labels", "argmax", "soft", "ppi", "ppi-hard", "ppi-untuned", "ppi-size", "guarded"];
+const GRID_ESTIMATORS = ["labels", "argmax", "soft", "ppi", "ppi-hard", "ppi-untuned", "ppi-ht", "guarded"];
 
 /** --compare a,b or all: the estimators recorded beside the primary one */
 export function parseCompare(value: string | undefined): Estimator[] | undefined {
