@@ -3,7 +3,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import * as labelsRoute from "@/app/api/projects/[projectId]/labels/route";
 import { readNpy } from "@/lib/data/npy";
 import { METRIC_KEYS } from "@/lib/metrics";
-import { db } from "./db";
+import { db, transaction } from "./db";
+import { fillNextBatch } from "./round-store";
 import { exportItems } from "./exports";
 import { digitsProject, fastRoundHandlers, labelAll } from "./labeling-test-fixture";
 import { correctLabel, submitLabel, undoLastLabel } from "./labels";
@@ -250,5 +251,24 @@ describe("round control", () => {
     expect((await listRounds(annotators[0], projectId)).rounds[0].estimates).toBeNull();
     await db().project.update({ where: { id: projectId }, data: { annotatorsSeeEstimates: true } });
     expect((await listRounds(annotators[0], projectId)).rounds[0].estimates!.length).toBe(after.rounds[0].estimates!.length);
+  });
+});
+
+describe("the next batch", () => {
+  it("never exceeds n nor repeats an item when overflow was drawn while the round trained", async () => {
+    const { projectId, annotators, truth } = await digitsProject();
+    await labelAll(annotators[0], projectId, truth, 20);
+    await nextTasks(annotators[1], projectId, 3); // overflow before the round
+    const late = (await nextTasks(annotators[0], projectId, 2)).tasks; // overflow while it "trains"
+    const taken = new Set((await db().task.findMany({ where: { projectId }, select: { itemIndex: true } })).map((t) => t.itemIndex));
+    const fresh = Array.from({ length: 1797 }, (_, i) => i).filter((i) => !taken.has(i));
+    // the round's draws, ranked: one collides with a late overflow item
+    const draws = [late[0].item.index, ...fresh.slice(1000, 1010)].map((row) => ({ row, rowB: null, score: 1, q: 1, design: "top-score" as const }));
+    await transaction((tx) => fillNextBatch(tx, projectId, 0, 10, draws));
+    const batch = await db().task.findMany({ where: { projectId, batch: { index: 1 } } });
+    expect(batch).toHaveLength(10);
+    expect(new Set(batch.map((t) => t.itemIndex)).size).toBe(10);
+    expect(batch.filter((t) => t.overflow)).toHaveLength(5);
+    expect(batch.filter((t) => !t.overflow).map((t) => t.itemIndex)).toEqual(fresh.slice(1000, 1005));
   });
 });

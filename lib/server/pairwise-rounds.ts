@@ -6,11 +6,10 @@ import { runPairwiseRound, type PairwiseRoundResult, type PairwiseState } from "
 import { defaultNumOutputs, type PairwiseSurrogateFactory } from "@/lib/cereal/pairwise-surrogate";
 import type { CerealProblem } from "@/lib/cereal/problem";
 import { encodeNpy } from "@/lib/data/npy";
-import { createBatch } from "./batches";
 import { transaction } from "./db";
 import { projectDir, projectFile } from "./project-files";
 import { maybeEnqueueRound } from "./round-queue";
-import { assertProjectExists, storeEstimates, writeFileAtomically } from "./round-store";
+import { assertProjectExists, fillNextBatch, storeEstimates, writeFileAtomically } from "./round-store";
 import type { JobContext } from "./worker";
 
 /**
@@ -115,7 +114,7 @@ export async function runPairwiseRoundJob(
     await storeEstimates(tx, row.id, byName, result.estimate, result.intervals);
     if (result.next.length) {
       const draws = result.next.map((d) => ({ row: d.row, rowB: d.rowB, score: d.score, q: d.q, design: d.design }));
-      await createBatch(tx, project.id, round + 1, round, overflow + result.next.length, draws, false);
+      await fillNextBatch(tx, project.id, round, overflow + batch, draws);
     }
     await tx.round.update({
       where: { id: row.id },

@@ -1,6 +1,9 @@
 import { rename, writeFile } from "node:fs/promises";
 import type { IntervalReport } from "@/lib/cereal/intervals";
 import { METRIC_KEYS, type MetricValues } from "@/lib/metrics";
+import type { Design } from "@/lib/cereal/designs";
+import { pairKey } from "@/lib/cereal/pair-designs";
+import { createBatch, drawnKeys } from "./batches";
 import { db, type Tx } from "./db";
 
 /**
@@ -39,4 +42,23 @@ export async function writeFileAtomically(path: string, data: Uint8Array | strin
 /** The project may have been deleted while the surrogate trained: never recreate its folder. */
 export async function assertProjectExists(projectId: string) {
   if (!(await db().project.findUnique({ where: { id: projectId }, select: { id: true } }))) throw new Error("The project was deleted during the round.");
+}
+
+/**
+ * Writes batch round + 1 from a round's draws (in rank order). Overflow tasks may have been drawn
+ * into it while the round trained: draws of items (or pairs) handed out since are dropped, and
+ * only as many as fill the batch to `size` are kept, so the batch never exceeds n.
+ */
+export async function fillNextBatch(
+  tx: Tx,
+  projectId: string,
+  round: number,
+  size: number,
+  draws: readonly { row: number; rowB: number | null; score: number | null; q: number; design: Design }[],
+) {
+  const drawn = await drawnKeys(tx, projectId);
+  const present = await tx.task.count({ where: { projectId, batch: { index: round + 1 } } });
+  const fresh = draws.filter((d) => (d.rowB === null ? !drawn.rows.has(d.row) : !drawn.pairs.has(pairKey(d.row, d.rowB))));
+  const keep = fresh.slice(0, Math.max(0, size - present));
+  if (keep.length) await createBatch(tx, projectId, round + 1, round, size, keep, false);
 }

@@ -12,14 +12,14 @@ import type { CerealProblem, CerealState, TestClustering } from "@/lib/cereal/pr
 import { runRound, needsSurrogate, type RoundResult } from "@/lib/cereal/round";
 import type { SurrogateFactory } from "@/lib/cereal/surrogate";
 import { encodeNpy, readNpy } from "@/lib/data/npy";
-import { createBatch, drawnKeys } from "./batches";
+import { drawnKeys } from "./batches";
 import { codeVersion } from "./code-version";
 import { db, transaction } from "./db";
 import { majority } from "./labels";
 import { projectDir, projectFile } from "./project-files";
 import { pairDesignFor, runPairwiseRoundJob, UNIFORM_SHARE, type PairRow } from "./pairwise-rounds";
 import { maybeEnqueueRound } from "./round-queue";
-import { assertProjectExists, storeEstimates, writeFileAtomically } from "./round-store";
+import { assertProjectExists, fillNextBatch, storeEstimates, writeFileAtomically } from "./round-store";
 import { countedLabels } from "./tasks";
 import type { JobContext, JobHandler } from "./worker";
 
@@ -87,7 +87,7 @@ export async function runRoundJob(ctx: JobContext, deps: RoundJobDeps) {
   await ctx.progress({ phase: "writing" });
   const writeStarted = performance.now();
   const files = await writeResults(project, round, state, result);
-  await finishRound(project, round, result, files, overflow, started, writeStarted);
+  await finishRound(project, round, result, files, overflow + batch, started, writeStarted);
   await maybeEnqueueRound(projectId);
   return { round, nLabels: result.nLabels, next: result.next.length };
 }
@@ -237,7 +237,7 @@ async function finishRound(
   round: number,
   result: RoundResult,
   files: { resultsFile: string; scoresFile: string },
-  overflow: number,
+  nextBatchSize: number,
   started: number,
   writeStarted: number,
 ) {
@@ -248,7 +248,7 @@ async function finishRound(
     await storeEstimates(tx, row.id, byName, result.estimate, result.intervals);
     if (result.next.length) {
       const draws = result.next.map((d) => ({ row: d.row, rowB: null, score: d.score, q: d.q, design: d.design }));
-      await createBatch(tx, project.id, round + 1, round, overflow + result.next.length, draws, false);
+      await fillNextBatch(tx, project.id, round, nextBatchSize, draws);
     }
     await tx.round.update({
       where: { id: row.id },
