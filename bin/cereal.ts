@@ -48,7 +48,7 @@ const USAGE = `usage:
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
                   [--uniform-share 0] [--outputs 2xCLASSES] [--model mlp|linear] [--surrogate mlp|fake] [--seed S] [--no-intervals] [--out FILE.json]
-  cereal table    --bundle DIR --clustering NAME --grid paper|estimators [--only 'LABEL|LABEL'] [--seeds 3] [--budget 1000] [--batch 50]
+  cereal table    --bundle DIR --clustering NAME --grid paper|estimators [--only 'LABEL|LABEL'] [--report] [--seeds 3] [--budget 1000] [--batch 50]
                   [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
                   [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach]
 ${PROJECT_USAGE}
@@ -259,6 +259,7 @@ const TABLE_OPTIONS = {
   out: { type: "string" },
   detach: { type: "boolean", default: false },
   only: { type: "string" },
+  report: { type: "boolean", default: false },
 } as const;
 
 /** finished runs of a job file (none when it does not exist yet) */
@@ -316,7 +317,7 @@ async function runTable(argv: string[]): Promise<void> {
   if (values.grid === "estimators")
     return runEstimatorsTable({
       bundle: values.bundle, clustering: values.clustering, seeds, budget, batch, seedSize, steps, surrogate, parallel,
-      jobs: values.jobs, intervalDraws: values["interval-draws"], out: values.out, only: values.only, runChild,
+      jobs: values.jobs, intervalDraws: values["interval-draws"], out: values.out, only: values.only, reportOnly: values.report, runChild,
     });
   const grid = paperGrid();
   await mkdir(dirname(resolve(jobs)), { recursive: true });

@@ -50,6 +50,8 @@ export interface EstimatorsTableArgs {
   readonly out: string | undefined;
   /** only the configurations whose label contains one of these ("|"-separated; labels hold commas), e.g. "Random|proportional" */
   readonly only: string | undefined;
+  /** print the table of the runs already in the jobs file, run nothing */
+  readonly reportOnly: boolean;
   /** runs one `cereal simulate` child with these arguments */
   readonly runChild: (args: string[]) => Promise<void>;
 }
@@ -83,7 +85,7 @@ export async function runEstimatorsTable(args: EstimatorsTableArgs): Promise<voi
   for (let seed = 0; seed < args.seeds; seed++)
     for (const g of grid) {
       const key = `${settings}|${g.label}|seed=${seed}`;
-      if (done.has(key)) continue;
+      if (done.has(key) || args.reportOnly) continue;
       todo.push({
         label: g.label,
         seed,
