@@ -69,8 +69,9 @@ export async function runRoundJob(ctx: JobContext, deps: RoundJobDeps) {
     batch,
     seed: project.seed,
     exclude: Int32Array.from(drawn.rows),
-    // FixMatch falls back to supervised training while earlier models fail on the new labels (lib/cereal/round.ts)
-    trainerGuard: true,
+    // With the guarded estimator, FixMatch falls back to supervised training while earlier models
+    // fail on the new labels (lib/cereal/round.ts); the other estimators train as configured.
+    trainerGuard: project.estimator === "guarded",
     onProgress: ({ step, total }: { step: number; total: number }) => {
       if (step % 16 === 0 || step === total) void ctx.progress({ phase: "training", step, total });
     },
