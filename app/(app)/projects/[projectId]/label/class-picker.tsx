@@ -93,7 +93,7 @@ export function ClassPicker(props: {
                 aria-keyshortcuts={c.key ?? undefined}
                 className={`group flex h-12 w-full items-center gap-3 rounded-xl px-2.5 text-left text-sm transition-colors duration-150 ring-1 disabled:cursor-not-allowed disabled:opacity-50 ${
                   flashing
-                    ? "bg-indigo-600 text-white ring-indigo-600"
+                    ? "bg-indigo-600 text-white ring-indigo-600 disabled:opacity-100"
                     : highlighted
                       ? "bg-indigo-50 text-slate-900 ring-indigo-400"
                       : "bg-white text-slate-800 ring-slate-200 hover:bg-slate-50 hover:ring-slate-300"
