@@ -91,12 +91,12 @@ export function ClassPicker(props: {
                 onClick={() => choose(c.index)}
                 title={c.description || undefined}
                 aria-keyshortcuts={c.key ?? undefined}
-                className={`group flex h-12 w-full items-center gap-3 rounded-xl px-2.5 text-left text-sm transition-colors duration-150 ring-1 disabled:cursor-not-allowed disabled:opacity-50 ${
+                className={`group flex h-12 w-full items-center gap-3 rounded-xl px-2.5 text-left text-sm transition-colors duration-150 ring-1 disabled:cursor-not-allowed ${
                   flashing
-                    ? "bg-indigo-600 text-white ring-indigo-600 disabled:opacity-100"
+                    ? "bg-indigo-600 text-white ring-indigo-600"
                     : highlighted
                       ? "bg-indigo-50 text-slate-900 ring-indigo-400"
-                      : "bg-white text-slate-800 ring-slate-200 hover:bg-slate-50 hover:ring-slate-300"
+                      : "bg-white text-slate-800 ring-slate-200 hover:bg-slate-50 hover:ring-slate-300 disabled:opacity-50"
                 }`}
               >
                 <span className="w-7 shrink-0 text-center">{c.key ? <Kbd tone={flashing ? "dark" : "light"}>{c.key.toUpperCase()}</Kbd> : null}</span>
