@@ -1,7 +1,7 @@
 /**
  * The guarded estimator: the soft table while the surrogate is healthy, the prediction-powered
  * table when it is weak (surrogate-health.ts, measured out of sample), and its intervals always
- * from the prediction-powered draws. Why both: with a good surrogate the soft table has by far the
+ * from the prediction-powered draws, their spread centred on the reported estimate. Why both: with a good surrogate the soft table has by far the
  * smallest error (digits, FixMatch, uniform: AEC(NMI) 0.0016 against 0.0049-0.0068 for the ppi
  * variants, ESTIMATORS.md), but nothing in it can notice the surrogate's bias, and its bootstrap
  * only resamples the labels; the ppi table is unbiased whatever the surrogate (ppi.ts), so its
@@ -27,5 +27,8 @@ export function guardedTable(input: EstimatorInput, clustering: TestClustering, 
 export const guardedEstimator: Estimator = {
   name: "guarded",
   usesSurrogate: true,
+  // the ppi draws' spread around the reported (soft) estimate: on demo (FixMatch, budget 500, 2 x 4
+  // seeds) the ppi percentiles covered NMI in 12/24 rounds after 200 labels, recentred 24/24
+  intervalCentre: "estimate",
   table: (input, clustering) => guardedTable(input, clustering),
 };

@@ -89,9 +89,12 @@ export function bootstrapIntervals(
   const tail = (1 - level) / 2;
   for (const c of clusterings) {
     interval[c.name] = {} as Record<MetricKey, Interval>;
+    const point = estimator.intervalCentre === "estimate" ? metricsFromTable(estimator.table(input, c)) : null;
     for (const k of METRIC_KEYS) {
       const sorted = values[c.name][k].slice().sort();
-      interval[c.name][k] = [quantile(sorted, tail), quantile(sorted, 1 - tail)];
+      // centred: the draws' quantiles relative to their median, moved onto the point estimate
+      const shift = point ? point[k] - quantile(sorted, 0.5) : 0;
+      interval[c.name][k] = [quantile(sorted, tail) + shift, quantile(sorted, 1 - tail) + shift];
     }
   }
   const pBest = {} as Record<MetricKey, Record<string, number>>;

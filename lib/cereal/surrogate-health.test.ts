@@ -93,3 +93,23 @@ describe("trainer guard", () => {
     expect(calls).toEqual([false, true]);
   });
 });
+
+describe("guarded intervals", () => {
+  it("are the ppi draws' spread around their median, moved onto the guarded (soft) estimate", async () => {
+    const { bootstrapIntervals } = await import("./intervals");
+    const { metricsFromTable } = await import("@/lib/metrics");
+    const { guardedEstimator } = await import("./estimators-guarded");
+    const { ppiSoftEstimator } = await import("./ppi");
+    const good = setup([0.9, 0.1], [0.2, 0.8]);
+    const guarded = bootstrapIntervals(good, [clustering], guardedEstimator, { draws: 50, seed: 3 });
+    const ppi = bootstrapIntervals(good, [clustering], ppiSoftEstimator, { draws: 50, seed: 3 });
+    const point = metricsFromTable(softTable(good, clustering)).nmi;
+    const [glo, ghi] = guarded.interval.c.nmi;
+    const [plo, phi] = ppi.interval.c.nmi;
+    // the same draws (guarded draws are ppi tables): same width, shifted by point - median
+    expect(ghi - glo).toBeCloseTo(phi - plo, 12);
+    expect(glo - plo).toBeCloseTo(ghi - phi, 12);
+    expect(glo).toBeLessThanOrEqual(point + 1e-12);
+    expect(ghi).toBeGreaterThanOrEqual(point - 1e-12);
+  });
+});
