@@ -5,6 +5,7 @@ import { readNpy } from "@/lib/data/npy";
 import { db } from "./db";
 import { requireProjectRole } from "./project-access";
 import { projectFile } from "./project-files";
+import { runSettings } from "./run-settings";
 import type { SessionUser } from "./session";
 
 /**
@@ -198,16 +199,7 @@ export async function exportConfig(user: SessionUser, projectId: string) {
   });
   const config = {
     project: { name: project.name, bundle: project.bundleName, n: project.n, d: project.d, mode: project.mode, classMode: project.classMode, seed: project.seed },
-    settings: {
-      acquisition: project.acquisition,
-      estimator: project.estimator,
-      fixmatch: project.fixmatch,
-      fixmatchSteps: project.fixmatchSteps,
-      seedSize: project.seedSize,
-      batchSize: project.batchSize,
-      budget: project.budget,
-      overlap: project.overlap,
-    },
+    settings: runSettings(project),
     classes: project.classes.map((c) => ({ index: c.index, name: c.name, description: c.description })),
     clusterings: project.clusterings.map((c) => ({ name: c.name, k: c.k, file: c.file, softFile: c.softFile, space: c.space, origin: c.origin })),
     rounds: project.rounds.map((r) => ({ index: r.index, status: r.status, nLabels: r.nLabels, seed: r.seed, codeVersion: r.codeVersion, backend: r.backend, config: r.config, resultsFile: r.resultsFile })),

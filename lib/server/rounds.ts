@@ -19,6 +19,7 @@ import { majority } from "./labels";
 import { projectDir, projectFile } from "./project-files";
 import { pairDesignFor, runPairwiseRoundJob, UNIFORM_SHARE, type PairRow } from "./pairwise-rounds";
 import { maybeEnqueueRound } from "./round-queue";
+import { runSettings } from "./run-settings";
 import { assertProjectExists, fillNextBatch, storeEstimates, writeFileAtomically } from "./round-store";
 import { countedLabels } from "./tasks";
 import type { JobContext, JobHandler } from "./worker";
@@ -154,16 +155,9 @@ function roundConfig(project: LoadedProject) {
   const pairDesign = project.mode === "pairwise" ? pairDesignFor(project.acquisition) : null;
   return {
     mode: project.mode,
-    acquisition: project.acquisition,
     design: pairDesign ? PAIR_DESIGN_SAMPLING[pairDesign] : (DEFAULT_DESIGN[project.acquisition as Acquisition] ?? "uniform"),
     ...(pairDesign ? { pairDesign, uniformShare: pairDesign === "random" ? 1 : UNIFORM_SHARE, pseudoLabels: "all" } : {}),
-    estimator: project.estimator,
-    fixmatch: project.fixmatch,
-    fixmatchSteps: project.fixmatchSteps,
-    seedSize: project.seedSize,
-    batchSize: project.batchSize,
-    budget: project.budget,
-    overlap: project.overlap,
+    ...runSettings(project),
   };
 }
 
