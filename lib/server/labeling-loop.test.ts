@@ -1,12 +1,14 @@
 import fs from "node:fs";
+import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as labelsRoute from "@/app/api/projects/[projectId]/labels/route";
 import { readNpy } from "@/lib/data/npy";
+import { createKnnSurrogate } from "@/lib/cereal/knnSurrogate";
 import { METRIC_KEYS } from "@/lib/metrics";
 import { db, transaction } from "./db";
 import { fillNextBatch } from "./round-store";
 import { exportItems } from "./exports";
-import { digitsProject, fastRoundHandlers, labelAll } from "./labeling-test-fixture";
+import { DIGITS, digitsProject, fastRoundHandlers, labelAll } from "./labeling-test-fixture";
 import { correctLabel, submitLabel, undoLastLabel } from "./labels";
 import { projectFile } from "./project-files";
 import { cancelRound, listRounds, retryRound } from "./round-history";
@@ -270,5 +272,45 @@ describe("the next batch", () => {
     expect(new Set(batch.map((t) => t.itemIndex)).size).toBe(10);
     expect(batch.filter((t) => t.overflow)).toHaveLength(5);
     expect(batch.filter((t) => !t.overflow).map((t) => t.itemIndex)).toEqual(fresh.slice(1000, 1005));
+  });
+});
+
+describe("the recommended configuration in the app", () => {
+  beforeEach(async () => {
+    await db().job.deleteMany({});
+  });
+
+  it("carries the out-of-sample record from round to round, so round 1 measures round 0's model on batch 1", async () => {
+    const { projectId, annotators, truth } = await digitsProject({ acquisition: "random", estimator: "guarded" });
+    await labelAll(annotators[0], projectId, truth, 20);
+    await runOneJob("w", { handlers: fastRoundHandlers });
+    await labelAll(annotators[0], projectId, truth, 10);
+    await runOneJob("w", { handlers: fastRoundHandlers });
+    const rounds = await db().round.findMany({ where: { projectId }, orderBy: { index: "asc" }, include: { _count: { select: { estimates: true } } } });
+    expect(rounds.map((r) => [r.index, r.status, r.nLabels])).toEqual([
+      [0, "done", 20],
+      [1, "done", 30],
+    ]);
+    expect(rounds[1]._count.estimates).toBeGreaterThan(0);
+    const project = await db().project.findUniqueOrThrow({ where: { id: projectId } });
+    for (const r of [0, 1]) expect(fs.existsSync(projectFile(project, `rounds/round-${r}-record.json`))).toBe(true);
+
+    // the same model as round 0's (k-NN on the seed labels), scored on batch 1 independently
+    const seed = await db().task.findMany({ where: { projectId, batch: { index: 0 } } });
+    const batch1 = Int32Array.from(await db().task.findMany({ where: { projectId, batch: { index: 1 } } }), (t) => t.itemIndex);
+    const x = (await readNpy(path.join(DIGITS, "embeddings.npy"))).data as Float32Array;
+    const model = createKnnSurrogate({ data: x, n: 1797, d: 64 }, 10);
+    const rows = Int32Array.from(seed, (t) => t.itemIndex);
+    await model.fit({ rows, labels: Int32Array.from(rows, (r) => truth[r]) }, new Int32Array(0), { seed: 0, fixmatch: false });
+    const p = await model.predictProba(batch1);
+    let right = 0;
+    batch1.forEach((row, i) => {
+      let best = 0;
+      for (let y = 1; y < 10; y++) if (p[i * 10 + y] > p[i * 10 + best]) best = y;
+      if (best === truth[row]) right++;
+    });
+    expect(rounds[0].surrogateAccuracy).toBeNull();
+    expect(rounds[1].surrogateAccuracy).toBeCloseTo(right / batch1.length, 9);
+    expect(rounds[1].surrogateWeak).toBe(rounds[1].surrogateAccuracy! < 0.6);
   });
 });
