@@ -33,6 +33,10 @@ async function openWorkspace(page: Page, name: string) {
 test("an annotator labels the seed batch by keyboard, keeps labeling while the round trains, and gets the next batch", async ({ page }) => {
   test.setTimeout(240_000);
   await signIn(page, ADMIN.email, ADMIN.password);
+  // A round long enough to label during it, whatever the machine: FixMatch with the paper's
+  // estimator (the guarded one may switch to fast supervised training on these arbitrary labels).
+  const demo = await projectId(page, CLUSTERWISE);
+  expect((await page.request.patch(`/api/projects/${demo}/settings`, { data: { fixmatch: true, fixmatchSteps: 1500, estimator: "argmax" } })).status()).toBe(200);
   const id = await openWorkspace(page, CLUSTERWISE);
   await expect(page.getByTestId("batch-progress")).toContainText("Seed batch");
   await expect(page.getByTestId("batch-progress")).toContainText("0 / 20");
@@ -85,6 +89,8 @@ test("an annotator labels the seed batch by keyboard, keeps labeling while the r
   const acquired = await currentTask(page);
   expect(acquired).toMatchObject({ batch: 1, overflow: false });
   expect((await snapshot(page, id)).lastRound).toMatchObject({ index: 0 });
+  // back to the demo's quick rounds for the specs that follow
+  expect((await page.request.patch(`/api/projects/${demo}/settings`, { data: { fixmatchSteps: 64, estimator: "guarded" } })).status()).toBe(200);
 });
 
 test("undo reopens the last item, skip takes a reason, and a double or held key press labels once", async ({ page }) => {
