@@ -15,6 +15,7 @@ import { rankAgreement } from "./rank-agreement";
 import { RoundsPanel } from "./rounds-panel";
 import { LABEL_FREE_MEASURES, useLabelFree, type LabelFreeMeasure } from "./use-label-free";
 import { useLiveProject } from "./use-live-project";
+import { MetricTabs } from "./metric-tabs";
 
 export function Dashboard({ project }: { project: DashboardProject }) {
   const { snapshot, rounds, stopRule, connected, stepsPerSecond, refreshRounds } = useLiveProject(project.id);
@@ -123,23 +124,12 @@ export function Dashboard({ project }: { project: DashboardProject }) {
 
       {project.mode === "pairwise" && (
         <p className="rounded-md border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900">
-          Pairwise project: rounds draw the next pairs, and estimates need the pairwise engine; labels, rounds and exports work as usual.
+          Pairwise project: estimates come from a surrogate trained on same/different answers (pseudo-labels are its cluster ids); labels, rounds and exports work as usual.
         </p>
       )}
 
       <div className="flex items-center gap-1" role="tablist" aria-label="Metric">
-        {METRICS.map((m) => (
-          <button
-            key={m.key}
-            type="button"
-            role="tab"
-            aria-selected={metric === m.key}
-            onClick={() => setMetric(m.key)}
-            className={`rounded-md px-2.5 py-1 text-xs font-medium ${metric === m.key ? "bg-slate-900 text-white" : "text-slate-600 hover:bg-slate-200"}`}
-          >
-            {m.label}
-          </button>
-        ))}
+        <MetricTabs metric={metric} onChange={setMetric} />
         <span className="ml-3 text-xs text-slate-500">
           {trueMetrics ? "Dashed: true value from the reference labels. " : ""}Bands: 90% intervals.
         </span>

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from "react";
 import { apiJson } from "@/app/components/api";
 import { ConvergenceChart } from "../dashboard/convergence-chart";
 import { CLUSTERING_COLORS, formatMetric, METRICS, type MetricKey, type RoundRow } from "../dashboard/dashboard-types";
+import { MetricTabs } from "../dashboard/metric-tabs";
 
 type Values = Record<MetricKey, number>;
 interface Run {
@@ -185,18 +186,7 @@ export function SimulationRuns({ projectId, acquisitions, estimators, n }: { pro
           {current?.status === "done" && rounds && current.summary ? (
             <div className="space-y-3">
               <div className="flex items-center gap-1" role="tablist" aria-label="Metric">
-                {METRICS.map((m) => (
-                  <button
-                    key={m.key}
-                    type="button"
-                    role="tab"
-                    aria-selected={metric === m.key}
-                    onClick={() => setMetric(m.key)}
-                    className={`rounded-md px-2.5 py-1 text-xs font-medium ${metric === m.key ? "bg-slate-900 text-white" : "text-slate-600 hover:bg-slate-200"}`}
-                  >
-                    {m.label}
-                  </button>
-                ))}
+                <MetricTabs metric={metric} onChange={setMetric} />
               </div>
               <div className="h-64">
                 <ConvergenceChart rounds={asRoundRows(rounds)} metric={metric} clusterings={clusterings} colors={colors} selected={null} trueMetrics={rounds[0].true} />
