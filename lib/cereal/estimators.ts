@@ -36,9 +36,9 @@ export interface Estimator {
   readonly name: string;
   /** whether it reads pi(.|x), so a round must fit the surrogate */
   readonly usesSurrogate: boolean;
-  /** where its interval sits (intervals.ts): the draws' percentiles (default), or their spread around
-   * the draws' median moved onto the point estimate, for an estimator whose draws come from another,
-   * unbiased table (estimators-guarded.ts) */
+  /** where its interval sits (intervals.ts): the draws' percentiles (default), or around the point
+   * estimate, their spread widened by the estimate's distance to their median (aroundEstimate), for
+   * an estimator whose draws come from another, unbiased table (estimators-guarded.ts) */
   readonly intervalCentre?: "draws" | "estimate";
   table(input: EstimatorInput, clustering: TestClustering): ContingencyTable;
 }

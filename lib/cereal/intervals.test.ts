@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contingency, metricsFromTable } from "@/lib/metrics";
 import { argmaxEstimator, labelsOnlyEstimator, type EstimatorInput } from "./estimators";
-import { bootstrapIntervals, quantile } from "./intervals";
+import { aroundEstimate, bootstrapIntervals, quantile } from "./intervals";
 import type { TestClustering } from "./problem";
 import { Random } from "./random";
 
@@ -12,6 +12,18 @@ describe("quantile", () => {
     expect(quantile(sorted, 0.5)).toBe(3);
     expect(quantile(sorted, 0.05)).toBeCloseTo(1.2, 12);
     expect(quantile(sorted, 0.95)).toBeCloseTo(4.8, 12);
+  });
+});
+
+describe("aroundEstimate", () => {
+  it("keeps the draws' spread when the estimate is their median", () => {
+    expect(aroundEstimate(0.5, 0.4, 0.5, 0.7)).toEqual([0.4, 0.7]);
+  });
+  it("widens each side by the estimate's gap to the median, in quadrature (hand computation)", () => {
+    // gap 0.04; sides 0.03 and 0.12 -> 0.05 and sqrt(0.0144 + 0.0016)
+    const [lo, hi] = aroundEstimate(0.54, 0.47, 0.5, 0.62);
+    expect(lo).toBeCloseTo(0.49, 12);
+    expect(hi).toBeCloseTo(0.54 + Math.sqrt(0.016), 12);
   });
 });
 

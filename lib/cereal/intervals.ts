@@ -54,6 +54,20 @@ export function drawInput(input: EstimatorInput, random: Random, samplePseudoLab
   return { ...input, multiplicity, pseudoLabels };
 }
 
+/**
+ * An interval around a point estimate that is not the draws' own (Estimator.intervalCentre
+ * "estimate"): each side's distance from the draws' median to their quantile, widened by the
+ * estimate's distance to that median in quadrature,
+ *   [e - sqrt((m - lo)^2 + (e - m)^2), e + sqrt((hi - m)^2 + (e - m)^2)].
+ * The draws estimate without bias (the ppi table) and e may be biased (the soft table): e - m
+ * estimates that bias plus noise, E[(e - m)^2] = bias^2 + Var(e - m), so the widening is
+ * conservative on average and vanishes when the two agree (ESTIMATORS.md, "Intervals").
+ */
+export function aroundEstimate(estimate: number, lower: number, median: number, upper: number): Interval {
+  const gap = estimate - median;
+  return [estimate - Math.hypot(median - lower, gap), estimate + Math.hypot(upper - median, gap)];
+}
+
 export function bootstrapIntervals(
   input: EstimatorInput,
   clusterings: readonly TestClustering[],
@@ -92,9 +106,9 @@ export function bootstrapIntervals(
     const point = estimator.intervalCentre === "estimate" ? metricsFromTable(estimator.table(input, c)) : null;
     for (const k of METRIC_KEYS) {
       const sorted = values[c.name][k].slice().sort();
-      // centred: the draws' quantiles relative to their median, moved onto the point estimate
-      const shift = point ? point[k] - quantile(sorted, 0.5) : 0;
-      interval[c.name][k] = [quantile(sorted, tail) + shift, quantile(sorted, 1 - tail) + shift];
+      const lower = quantile(sorted, tail);
+      const upper = quantile(sorted, 1 - tail);
+      interval[c.name][k] = point ? aroundEstimate(point[k], lower, quantile(sorted, 0.5), upper) : [lower, upper];
     }
   }
   const pBest = {} as Record<MetricKey, Record<string, number>>;

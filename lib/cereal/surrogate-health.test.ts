@@ -95,7 +95,7 @@ describe("trainer guard", () => {
 });
 
 describe("guarded intervals", () => {
-  it("are the ppi draws' spread around their median, moved onto the guarded (soft) estimate", async () => {
+  it("are the ppi draws' spread around the guarded (soft) estimate, widened by its gap to their median", async () => {
     const { bootstrapIntervals } = await import("./intervals");
     const { metricsFromTable } = await import("@/lib/metrics");
     const { guardedEstimator } = await import("./estimators-guarded");
@@ -103,13 +103,15 @@ describe("guarded intervals", () => {
     const good = setup([0.9, 0.1], [0.2, 0.8]);
     const guarded = bootstrapIntervals(good, [clustering], guardedEstimator, { draws: 50, seed: 3 });
     const ppi = bootstrapIntervals(good, [clustering], ppiSoftEstimator, { draws: 50, seed: 3 });
+    // the same draws at level 0: both ends are the draws' median
+    const [median] = bootstrapIntervals(good, [clustering], ppiSoftEstimator, { draws: 50, seed: 3, level: 0 }).interval.c.nmi;
     const point = metricsFromTable(softTable(good, clustering)).nmi;
     const [glo, ghi] = guarded.interval.c.nmi;
     const [plo, phi] = ppi.interval.c.nmi;
-    // the same draws (guarded draws are ppi tables): same width, shifted by point - median
-    expect(ghi - glo).toBeCloseTo(phi - plo, 12);
-    expect(glo - plo).toBeCloseTo(ghi - phi, 12);
-    expect(glo).toBeLessThanOrEqual(point + 1e-12);
-    expect(ghi).toBeGreaterThanOrEqual(point - 1e-12);
+    expect(Math.abs(point - median)).toBeGreaterThan(1e-3);
+    expect(glo).toBeCloseTo(point - Math.hypot(median - plo, point - median), 12);
+    expect(ghi).toBeCloseTo(point + Math.hypot(phi - median, point - median), 12);
+    // wider than the recentred spread, by at least the gap on the side away from the median
+    expect(ghi - glo).toBeGreaterThan(phi - plo);
   });
 });
