@@ -94,6 +94,7 @@ export async function runEstimatorsTable(args: EstimatorsTableArgs): Promise<voi
           "--acquisition", g.acquisition,
           "--design", g.design,
           ...(g.fixmatch ? ["--fixmatch"] : []),
+          ...(g.trainerGuard ? ["--trainer-guard"] : []),
           "--estimator", "labels",
           "--compare", GRID_ESTIMATORS.join(","),
         ],
