@@ -7,12 +7,14 @@
  * variants, ESTIMATORS.md), but nothing in it can notice the surrogate's bias, and its bootstrap
  * only resamples the labels; the ppi table is unbiased whatever the surrogate (ppi.ts), so its
  * draws give an honest interval, and when the previous models' accuracy on the new batches falls
- * below the threshold it becomes the point estimate too. A bootstrap draw is recognised by its
+ * below the threshold it becomes the point estimate too, corrected for its small-sample bias by
+ * the jackknife (jackknife.ts: with a weak surrogate the table rests on the labels). A bootstrap draw is recognised by its
  * multiplicities (intervals.ts drawInput): the point estimate has none.
  */
-import type { ContingencyTable } from "@/lib/metrics";
+import { metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
 import type { Estimator, EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
+import { jackknifeMetrics } from "./jackknife";
 import { ppiTable, type PpiOptions } from "./ppi";
 import type { TestClustering } from "./problem";
 import { surrogateHealth, type HealthOptions } from "./surrogate-health";
@@ -25,6 +27,12 @@ export function guardedTable(input: EstimatorInput, clustering: TestClustering, 
   return weak ? ppiTable(input, clustering, PPI) : softTable(input, clustering);
 }
 
+/** the soft table's metrics when healthy; when weak, the ppi table's with the jackknife's small-sample correction */
+export function guardedMetrics(input: EstimatorInput, clustering: TestClustering, health: HealthOptions = {}): MetricValues {
+  const weak = surrogateHealth(input.labeled, input.draws, input.outOfSample, health).weak;
+  return weak ? jackknifeMetrics(input, (i) => ppiTable(i, clustering, PPI)) : metricsFromTable(softTable(input, clustering));
+}
+
 export const guardedEstimator: Estimator = {
   name: "guarded",
   usesSurrogate: true,
@@ -34,4 +42,5 @@ export const guardedEstimator: Estimator = {
   // widening by the soft-ppi gap restored it (0.93 on the same rounds; ESTIMATORS.md)
   intervalCentre: "estimate",
   table: (input, clustering) => guardedTable(input, clustering),
+  metrics: (input, clustering) => guardedMetrics(input, clustering),
 };

@@ -41,6 +41,13 @@ export interface Estimator {
    * an estimator whose draws come from another, unbiased table (estimators-guarded.ts) */
   readonly intervalCentre?: "draws" | "estimate";
   table(input: EstimatorInput, clustering: TestClustering): ContingencyTable;
+  /** the point estimate's metrics when they are not simply the table's (a bias correction, jackknife.ts) */
+  metrics?(input: EstimatorInput, clustering: TestClustering): MetricValues;
+}
+
+/** the metrics of an estimator's point estimate (estimates and the centre of its interval) */
+export function pointMetrics(estimator: Estimator, input: EstimatorInput, clustering: TestClustering): MetricValues {
+  return estimator.metrics ? estimator.metrics(input, clustering) : metricsFromTable(estimator.table(input, clustering));
 }
 
 /** argmax_y pi(y|x) per row (ties: the lower class id) */
@@ -125,6 +132,6 @@ export function estimateMetrics(
   estimator: Estimator,
 ): Record<string, MetricValues> {
   const out: Record<string, MetricValues> = {};
-  for (const clustering of clusterings) out[clustering.name] = metricsFromTable(estimator.table(input, clustering));
+  for (const clustering of clusterings) out[clustering.name] = pointMetrics(estimator, input, clustering);
   return out;
 }

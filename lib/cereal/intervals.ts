@@ -7,7 +7,7 @@
  * which a clustering has the highest value of a metric (ties shared).
  */
 import { METRIC_KEYS, metricsFromTable, type MetricKey } from "@/lib/metrics";
-import type { Estimator, EstimatorInput } from "./estimators";
+import { pointMetrics, type Estimator, type EstimatorInput } from "./estimators";
 import type { TestClustering } from "./problem";
 import { Random } from "./random";
 
@@ -103,7 +103,7 @@ export function bootstrapIntervals(
   const tail = (1 - level) / 2;
   for (const c of clusterings) {
     interval[c.name] = {} as Record<MetricKey, Interval>;
-    const point = estimator.intervalCentre === "estimate" ? metricsFromTable(estimator.table(input, c)) : null;
+    const point = estimator.intervalCentre === "estimate" ? pointMetrics(estimator, input, c) : null;
     for (const k of METRIC_KEYS) {
       const sorted = values[c.name][k].slice().sort();
       const lower = quantile(sorted, tail);

@@ -116,10 +116,11 @@ export function ppiTable(input: EstimatorInput, clustering: TestClustering, opti
   for (const { round, positions } of batchesByRound(input.draws)) {
     const evidence = record?.batches.get(round) ?? null;
     const weights = positions.map((p) => inverseInclusionWeight(input.draws[p]));
-    const probability = weights.every((w) => w !== null) && positions.length > 0;
+    const mult = positions.map((p) => (input.multiplicity ? input.multiplicity[p] : 1));
+    const drawn = mult.reduce((a, b) => a + b, 0);
+    // a batch a resample or a jackknife group left empty says nothing about its pool
+    const probability = weights.every((w) => w !== null) && drawn > 0;
     if (probability) {
-      const mult = positions.map((p) => (input.multiplicity ? input.multiplicity[p] : 1));
-      const drawn = mult.reduce((a, b) => a + b, 0);
       const sumU = new Float64Array(cells);
       const sumV = new Float64Array(cells);
       let uu = 0;

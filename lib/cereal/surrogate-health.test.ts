@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { denseTable } from "@/lib/metrics";
+import { denseTable, metricsFromTable } from "@/lib/metrics";
 import type { Draw } from "./designs";
-import { guardedTable } from "./estimators-guarded";
+import { guardedEstimator, guardedTable } from "./estimators-guarded";
+import { jackknifeMetrics } from "./jackknife";
 import type { EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
 import { EMPTY_RECORD, extendRecord } from "./out-of-sample";
@@ -59,6 +60,15 @@ describe("surrogate health and the guarded estimator", () => {
     expect(denseTable(guardedTable(bad, clustering))).toEqual(ppi);
     const draw = { ...good, multiplicity: Int32Array.from([1, 1, 1, 1]) };
     expect(denseTable(guardedTable(draw, clustering))).toEqual(denseTable(ppiTable(draw, clustering, { pseudo: "soft", lambda: "tuned" })));
+  });
+
+  it("guarded metrics: the soft table's when healthy, the jackknifed ppi table's when weak", () => {
+    const good = setup([0.9, 0.1], [0.2, 0.8]);
+    expect(guardedEstimator.metrics!(good, clustering)).toEqual(metricsFromTable(softTable(good, clustering)));
+    const bad = setup([0.1, 0.9], [0.8, 0.2]);
+    const ppi = (input: EstimatorInput) => ppiTable(input, clustering, { pseudo: "soft", lambda: "tuned" });
+    const weak = guardedEstimator.metrics!(bad, clustering);
+    expect(weak).toEqual(jackknifeMetrics(bad, ppi));
   });
 });
 
