@@ -6,7 +6,7 @@
  * clustering, so their estimates are compared within a draw: P(best) is the share of draws in
  * which a clustering has the highest value of a metric (ties shared).
  */
-import { METRIC_KEYS, metricsFromTable, type MetricKey } from "@/lib/metrics";
+import { clampMetric, METRIC_KEYS, metricsFromTable, type MetricKey } from "@/lib/metrics";
 import { pointMetrics, type Estimator, type EstimatorInput } from "./estimators";
 import type { TestClustering } from "./problem";
 import { Random } from "./random";
@@ -61,7 +61,8 @@ export function drawInput(input: EstimatorInput, random: Random, samplePseudoLab
  *   [e - sqrt((m - lo)^2 + (e - m)^2), e + sqrt((hi - m)^2 + (e - m)^2)].
  * The draws estimate without bias (the ppi table) and e may be biased (the soft table): e - m
  * estimates that bias plus noise, E[(e - m)^2] = bias^2 + Var(e - m), so the widening is
- * conservative on average and vanishes when the two agree (ESTIMATORS.md, "Intervals").
+ * conservative on average and vanishes when the two agree (ESTIMATORS.md, "Intervals"). The
+ * caller clamps it to the metric's range.
  */
 export function aroundEstimate(estimate: number, lower: number, median: number, upper: number): Interval {
   const gap = estimate - median;
@@ -108,7 +109,8 @@ export function bootstrapIntervals(
       const sorted = values[c.name][k].slice().sort();
       const lower = quantile(sorted, tail);
       const upper = quantile(sorted, 1 - tail);
-      interval[c.name][k] = point ? aroundEstimate(point[k], lower, quantile(sorted, 0.5), upper) : [lower, upper];
+      const [lo, hi] = point ? aroundEstimate(point[k], lower, quantile(sorted, 0.5), upper) : [lower, upper];
+      interval[c.name][k] = [clampMetric(k, lo), clampMetric(k, hi)];
     }
   }
   const pBest = {} as Record<MetricKey, Record<string, number>>;

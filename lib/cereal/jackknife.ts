@@ -16,22 +16,11 @@
  * bias is not of that form). It is for estimates that rest on the labels (the prediction-powered
  * table of a weak surrogate, estimators-guarded.ts); a table over all N items has no such bias.
  */
-import { METRIC_KEYS, metricsFromTable, type ContingencyTable, type MetricKey, type MetricValues } from "@/lib/metrics";
+import { clampMetric, METRIC_KEYS, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
 import type { EstimatorInput } from "./estimators";
 
 /** groups G (fewer when there are fewer labeled rows) */
 export const JACKKNIFE_GROUPS = 20;
-
-/** where each metric can lie: the clipping of theta_J */
-const RANGE: Record<MetricKey, readonly [number, number]> = {
-  nmi: [0, 1],
-  ami: [-1, 1],
-  ari: [-0.5, 1],
-  acc: [0, 1],
-  vMeasure: [0, 1],
-  fmi: [0, 1],
-  ap: [0, 1],
-};
 
 export function jackknifeMetrics(
   input: EstimatorInput,
@@ -50,9 +39,6 @@ export function jackknifeMetrics(
     for (const k of METRIC_KEYS) sums[k] += left[k];
   }
   const out = {} as MetricValues;
-  for (const k of METRIC_KEYS) {
-    const value = G * full[k] - (G - 1) * (sums[k] / G);
-    out[k] = Math.min(RANGE[k][1], Math.max(RANGE[k][0], value));
-  }
+  for (const k of METRIC_KEYS) out[k] = clampMetric(k, G * full[k] - (G - 1) * (sums[k] / G));
   return out;
 }

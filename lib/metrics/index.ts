@@ -38,7 +38,7 @@ export { apMetric } from "./ap";
 export type { F1Result } from "./f1";
 export { f1Contingency } from "./f1";
 export type { MetricKey, MetricValues } from "./metrics-from-table";
-export { METRIC_KEYS, metricsFromTable } from "./metrics-from-table";
+export { clampMetric, METRIC_KEYS, METRIC_RANGE, metricsFromTable } from "./metrics-from-table";
 export type { Random } from "./random";
 export { createRandom, permutation, sampleWithoutReplacement } from "./random";
 export type { SilhouetteMetric, SilhouetteOptions, SilhouetteResult } from "./silhouette";

@@ -3,7 +3,7 @@ import { ami, ari, clusteringAccuracy, fowlkesMallows, nmi, vMeasure } from "./i
 import { apMetric } from "./ap";
 import { contingency } from "./contingency";
 import { expectedContingency } from "./expected-contingency";
-import { METRIC_KEYS, metricsFromTable } from "./metrics-from-table";
+import { clampMetric, METRIC_KEYS, METRIC_RANGE, metricsFromTable } from "./metrics-from-table";
 import { createRandom } from "./random";
 
 describe("metricsFromTable", () => {
@@ -38,5 +38,24 @@ describe("metricsFromTable", () => {
       expect(plain[key], key).toBeGreaterThan(0);
       expect(plain[key], key).toBeLessThanOrEqual(1);
     }
+  });
+});
+
+describe("metric ranges", () => {
+  it("hold every metric of random tables, and clampMetric moves values into them", () => {
+    const random = createRandom(5);
+    for (let trial = 0; trial < 20; trial++) {
+      const a = Array.from({ length: 60 }, () => random.int(4));
+      const b = Array.from({ length: 60 }, () => random.int(5));
+      const values = metricsFromTable(contingency(a, b));
+      for (const key of METRIC_KEYS) {
+        expect(values[key], key).toBeGreaterThanOrEqual(METRIC_RANGE[key][0]);
+        expect(values[key], key).toBeLessThanOrEqual(METRIC_RANGE[key][1]);
+        expect(clampMetric(key, values[key])).toBe(values[key]);
+      }
+    }
+    expect(clampMetric("nmi", -0.2)).toBe(0);
+    expect(clampMetric("ari", -0.7)).toBe(-0.5);
+    expect(clampMetric("acc", 1.3)).toBe(1);
   });
 });

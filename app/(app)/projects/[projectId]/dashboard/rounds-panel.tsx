@@ -94,7 +94,8 @@ export function RoundsPanel({
         {latest?.surrogateWeak && (
           <p className="mt-1 rounded bg-amber-50 px-2 py-1 text-xs text-amber-800" role="status" data-testid="surrogate-weak">
             The surrogate is weak: earlier rounds&apos; models got under 60% of the newly labeled items right. Pseudo-labels are
-            unreliable here; the guarded and ppi estimators rely on the labels instead, argmax and soft estimates may be biased.
+            unreliable here; the guarded and ppi estimators rely on the labels instead (guarded also corrects their small-sample
+            bias and widens its intervals), argmax and soft estimates may be biased.
           </p>
         )}
       </div>
