@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import * as labelsRoute from "@/app/api/projects/[projectId]/labels/route";
 import { readNpy } from "@/lib/data/npy";
 import { createKnnSurrogate } from "@/lib/cereal/knnSurrogate";
+import type { SurrogateFactory } from "@/lib/cereal/surrogate";
 import { METRIC_KEYS } from "@/lib/metrics";
 import { db, transaction } from "./db";
 import { fillNextBatch } from "./round-store";
@@ -12,6 +13,7 @@ import { DIGITS, digitsProject, fastRoundHandlers, labelAll } from "./labeling-t
 import { correctLabel, submitLabel, undoLastLabel } from "./labels";
 import { projectFile } from "./project-files";
 import { cancelRound, listRounds, retryRound } from "./round-history";
+import { roundJobHandler } from "./rounds";
 import { nextTasks } from "./tasks";
 import { requestAs, routeContext } from "./test-requests";
 import { runOneJob } from "./worker";
@@ -253,6 +255,38 @@ describe("round control", () => {
     expect((await listRounds(annotators[0], projectId)).rounds[0].estimates).toBeNull();
     await db().project.update({ where: { id: projectId }, data: { annotatorsSeeEstimates: true } });
     expect((await listRounds(annotators[0], projectId)).rounds[0].estimates!.length).toBe(after.rounds[0].estimates!.length);
+  });
+});
+
+describe("cancelling a running round", () => {
+  it("stops training at the next step, not after the fit", async () => {
+    const { projectId, annotators, owner, truth } = await digitsProject();
+    await labelAll(annotators[0], projectId, truth, 20);
+    let reached = 0;
+    const total = 400;
+    const slow: SurrogateFactory = async (embeddings, numClasses) => {
+      const knn = createKnnSurrogate(embeddings, numClasses);
+      return {
+        predictProba: (rows) => knn.predictProba(rows),
+        predictProbaMc: (rows, passes, seed) => knn.predictProbaMc(rows, passes, seed),
+        dispose: () => knn.dispose(),
+        fit: async (labeled, unlabeled, options, onProgress) => {
+          for (let step = 1; step <= total; step++) {
+            onProgress?.({ step, total });
+            reached = step;
+            if (step === 5) await cancelRound(owner, projectId, 0);
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          return knn.fit(labeled, unlabeled, options);
+        },
+      };
+    };
+    await runOneJob("w", { handlers: { round: roundJobHandler(slow) } });
+    // the progress stored at step 16 finds the job cancelled; the step after it ends the fit
+    expect(reached).toBeGreaterThanOrEqual(16);
+    expect(reached).toBeLessThan(total / 4);
+    expect(await db().job.findFirstOrThrow({ where: { projectId } })).toMatchObject({ status: "cancelled" });
+    expect((await listRounds(owner, projectId)).rounds[0]).toMatchObject({ index: 0, status: "cancelled" });
   });
 });
 

@@ -11,6 +11,7 @@ import { projectDir, projectFile } from "./project-files";
 import { maybeEnqueueRound } from "./round-queue";
 import { assertProjectExists, fillNextBatch, storeEstimates, writeFileAtomically } from "./round-store";
 import type { JobContext } from "./worker";
+import { trainingProgress } from "./round-progress";
 
 /**
  * A pairwise project's round (issue #10): the L2C surrogate is trained on the project's
@@ -95,9 +96,7 @@ export async function runPairwiseRoundJob(
       seed: project.seed,
       exclude: drawnPairs,
       designOptions: { uniformShare: UNIFORM_SHARE },
-      onProgress: ({ step, total }) => {
-        if (step % 16 === 0 || step === total) void ctx.progress({ phase: "training", step, total });
-      },
+      onProgress: trainingProgress(ctx),
     });
   } finally {
     surrogate.dispose();

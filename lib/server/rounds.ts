@@ -23,6 +23,7 @@ import { runSettings } from "./run-settings";
 import { assertProjectExists, fillNextBatch, storeEstimates, writeFileAtomically } from "./round-store";
 import { countedLabels } from "./tasks";
 import type { JobContext, JobHandler } from "./worker";
+import { trainingProgress } from "./round-progress";
 
 /**
  * A round in the worker (paper Algorithm 1 on the project's labels): claim the round (one Round
@@ -73,9 +74,7 @@ export async function runRoundJob(ctx: JobContext, deps: RoundJobDeps) {
     // With the guarded estimator, FixMatch falls back to supervised training while earlier models
     // fail on the new labels (lib/cereal/round.ts); the other estimators train as configured.
     trainerGuard: project.estimator === "guarded",
-    onProgress: ({ step, total }: { step: number; total: number }) => {
-      if (step % 16 === 0 || step === total) void ctx.progress({ phase: "training", step, total });
-    },
+    onProgress: trainingProgress(ctx),
   };
   const surrogate = needsSurrogate(options) ? await deps.createSurrogate(state.problem.embeddings, Math.max(2, project.classes.length)) : null;
   let result: RoundResult;
