@@ -128,6 +128,8 @@ test("the owner watches estimates appear and update live while an annotator labe
   await expect(ranking(page).getByTestId("estimate")).toHaveText(nmiNow.map((e: { value: number }) => e.value.toFixed(3)));
   expect(firstNmi).toHaveLength(3);
   await expect(page.getByTestId("round-row")).toHaveCount(2);
+  // the estimator behind the numbers, and round 0's model measured on batch 1 (out of sample)
+  await expect(page.getByTestId("round-estimator")).toContainText(/Estimates from the guarded estimator; surrogate \d+% right on new labels, calibration error \d\.\d\d\./);
   await shoot(page, "dashboard");
   await shoot(page, "dashboard-full");
   await context.close();

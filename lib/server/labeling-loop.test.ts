@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import * as labelsRoute from "@/app/api/projects/[projectId]/labels/route";
 import { readNpy } from "@/lib/data/npy";
 import { createKnnSurrogate } from "@/lib/cereal/knnSurrogate";
+import { expectedCalibrationError } from "@/lib/cereal/calibration";
 import type { SurrogateFactory } from "@/lib/cereal/surrogate";
 import { METRIC_KEYS } from "@/lib/metrics";
 import { db, transaction } from "./db";
@@ -346,5 +347,8 @@ describe("the recommended configuration in the app", () => {
     expect(rounds[0].surrogateAccuracy).toBeNull();
     expect(rounds[1].surrogateAccuracy).toBeCloseTo(right / batch1.length, 9);
     expect(rounds[1].surrogateWeak).toBe(rounds[1].surrogateAccuracy! < 0.6);
+    // and its calibration error on that batch
+    expect(rounds[0].surrogateEce).toBeNull();
+    expect(rounds[1].surrogateEce).toBeCloseTo(expectedCalibrationError(p, Int32Array.from(batch1, (r) => truth[r]), 10), 9);
   });
 });

@@ -33,6 +33,7 @@ export async function listRounds(user: SessionUser, projectId: string) {
       estimator: (r.config as { estimator?: string } | null)?.estimator ?? null,
       surrogateAccuracy: r.surrogateAccuracy,
       surrogateWeak: r.surrogateWeak,
+      surrogateEce: r.surrogateEce,
       trainSeconds: r.trainSeconds,
       roundSeconds: r.roundSeconds,
       writeSeconds: r.writeSeconds,

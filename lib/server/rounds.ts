@@ -254,6 +254,7 @@ async function finishRound(
         trainSeconds: result.fit?.trainSeconds ?? null,
         surrogateAccuracy: result.health?.recentAccuracy ?? null,
         surrogateWeak: result.health ? result.health.weak : null,
+        surrogateEce: result.calibration?.eceRaw ?? null,
         roundSeconds: (performance.now() - started) / 1000,
         writeSeconds: (performance.now() - writeStarted) / 1000,
         resultsFile: files.resultsFile,

@@ -42,6 +42,7 @@ export interface RoundRow {
   estimator?: string | null;
   /** the previous rounds' models on the batches labeled since (out of sample); weak: below 60% */
   surrogateAccuracy?: number | null;
+  surrogateEce?: number | null;
   surrogateWeak?: boolean | null;
   trainSeconds: number | null;
   roundSeconds: number | null;
