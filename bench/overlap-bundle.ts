@@ -11,7 +11,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { kMeans } from "@/lib/clustering/kmeans";
 import { contingency, nmiFromTable } from "@/lib/metrics";
-import { Random } from "@/lib/cereal/random";
+import { overlappingClasses } from "@/lib/cereal/overlap-data";
 import { encodeNpy } from "@/lib/data/npy";
 
 const { values, positionals } = parseArgs({
@@ -24,14 +24,8 @@ if (!out) throw new Error("usage: overlap-bundle.ts OUT_DIR [--n 4000] [--d 32] 
 const n = Number(values.n ?? 4000);
 const d = Number(values.d ?? 32);
 const classes = Number(values.classes ?? 20);
-// class means ~ N(0, spread^2 I), unit-variance noise: spread ~1 makes neighbouring classes overlap heavily
 const spread = Number(values.spread ?? 0.35);
-const random = new Random(Number(values.seed ?? 0));
-
-const means = Float32Array.from({ length: classes * d }, () => random.normal() * spread);
-const labels = Int32Array.from({ length: n }, () => random.int(classes));
-const embeddings = new Float32Array(n * d);
-for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) embeddings[i * d + j] = means[labels[i] * d + j] + random.normal();
+const { embeddings, labels } = overlappingClasses({ n, d, classes, spread, seed: Number(values.seed ?? 0) });
 const clustering = kMeans(embeddings, n, d, { k: 10, seed: 0, restarts: 3 });
 const assignments = Int32Array.from(clustering.labels);
 const nmi = nmiFromTable(contingency(labels, assignments));
