@@ -4,12 +4,15 @@
  * designs at the cost of one run per cell of designs. AEC has x in thousands of labels
  * (summary.aecPer1000Labels); budget 500 is the prefix of the budget-1000 runs. Coverage counts the
  * (round, clustering) pairs after 200 labels whose 90% interval holds the truth, pooled over seeds,
- * with a Wilson score interval (rounds of one run are correlated, so it is optimistic).
+ * with a Wilson score interval (rounds of one run are correlated, so it is optimistic) and a
+ * bootstrap over seeds (which is not).
  */
 import type { MetricKey } from "@/lib/metrics";
 import type { Acquisition } from "./acquisition";
 import type { Design } from "./designs";
 import { meanAndStandardError } from "./grid";
+import { quantile } from "./intervals";
+import { Random } from "./random";
 import { RECOMMENDED } from "./recommended";
 import { summariseEstimators, type SimulationResult } from "./simulate";
 
@@ -106,6 +109,29 @@ export function wilsonInterval(k: number, n: number, z = 1.96): [number, number]
   return [Math.max(0, centre - half), Math.min(1, centre + half)];
 }
 
+/**
+ * 95% interval of a pooled coverage sum(covered) / sum(count) by resampling whole runs (seeds) with
+ * replacement: the rounds of one run share a surrogate and a labeled set, so they are not the
+ * independent trials Wilson's interval assumes. Deterministic (a fixed seed).
+ */
+export function seedBootstrapInterval(runs: readonly { covered: number; count: number }[], draws = 2000): [number, number] {
+  if (runs.length === 0) return [0, 1];
+  const random = new Random(0);
+  const values = new Float64Array(draws);
+  for (let b = 0; b < draws; b++) {
+    let covered = 0;
+    let count = 0;
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[random.int(runs.length)];
+      covered += run.covered;
+      count += run.count;
+    }
+    values[b] = count > 0 ? covered / count : 0;
+  }
+  values.sort();
+  return [quantile(values, 0.025), quantile(values, 0.975)];
+}
+
 const mean = (values: readonly number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : Number.NaN);
 
 /** Markdown: per budget, one row per configuration x estimator; AEC ratio against Random's labels-only NMI */
@@ -118,7 +144,7 @@ export function estimatorsTable(grid: readonly EstimatorGridConfig[], runs: read
     const base = runs.filter((r) => r.label.includes("(uniform)") && r.budgets[key]?.labels);
     const randomNmi = mean(base.map((r) => r.budgets[key].labels.aecPer1000Labels.nmi));
     out.push(`### budget ${budget}`, "");
-    out.push(`| configuration | estimator | runs | ${TABLE_METRICS.map((m) => `AEC ${m}`).join(" | ")} | NMI vs Random | NMI coverage after 200 (Wilson 95%) |`);
+    out.push(`| configuration | estimator | runs | ${TABLE_METRICS.map((m) => `AEC ${m}`).join(" | ")} | NMI vs Random | NMI coverage after 200 (Wilson 95%; seed bootstrap 95%) |`);
     out.push(`|---|---|---|${TABLE_METRICS.map(() => "---|").join("")}---|---|`);
     for (const g of grid) {
       const mine = runs.filter((r) => r.label === g.label && r.budgets[key]);
@@ -128,10 +154,12 @@ export function estimatorsTable(grid: readonly EstimatorGridConfig[], runs: read
         if (figures.length === 0) continue;
         const cells = TABLE_METRICS.map((m) => meanAndStandardError(figures.map((f) => f.aecPer1000Labels[m])));
         const ratio = mean(figures.map((f) => f.aecPer1000Labels.nmi)) / randomNmi;
-        const covered = figures.reduce((s, f) => s + (f.coveredAfter200?.nmi ?? 0), 0);
-        const count = figures.reduce((s, f) => s + (f.coveredAfter200 ? f.countAfter200 : 0), 0);
+        const perRun = figures.map((f) => ({ covered: f.coveredAfter200?.nmi ?? 0, count: f.coveredAfter200 ? f.countAfter200 : 0 }));
+        const covered = perRun.reduce((s, r) => s + r.covered, 0);
+        const count = perRun.reduce((s, r) => s + r.count, 0);
         const [lo, hi] = wilsonInterval(covered, count);
-        const coverage = count > 0 ? `${(covered / count).toFixed(3)} [${lo.toFixed(3)}, ${hi.toFixed(3)}] (${covered}/${count})` : "-";
+        const [slo, shi] = seedBootstrapInterval(perRun);
+        const coverage = count > 0 ? `${(covered / count).toFixed(3)} [${lo.toFixed(3)}, ${hi.toFixed(3)}] (${covered}/${count}); by seed [${slo.toFixed(3)}, ${shi.toFixed(3)}]` : "-";
         out.push(`| ${g.label} | ${name} | ${figures.length} | ${cells.join(" | ")} | ${Number.isFinite(ratio) ? ratio.toFixed(2) + "x" : "-"} | ${coverage} |`);
       }
     }
