@@ -10,7 +10,7 @@
 import type { MetricKey } from "@/lib/metrics";
 import type { Acquisition } from "./acquisition";
 import type { Design } from "./designs";
-import { meanAndStandardError } from "./grid";
+import { meanAndStandardError, PAPER_NAMES } from "./grid";
 import { quantile } from "./intervals";
 import { Random } from "./random";
 import { RECOMMENDED } from "./recommended";
@@ -29,18 +29,18 @@ export const TABLE_METRICS: readonly MetricKey[] = ["nmi", "ami", "ari"];
 
 /** the recommended configuration (recommended.ts) as it runs in the app, trainer guard included */
 export const RECOMMENDED_ROW: EstimatorGridConfig = {
-  label: "Recommended: Random (uniform), FixMatch + trainer guard",
+  label: `Recommended: ${PAPER_NAMES[RECOMMENDED.acquisition]} (${RECOMMENDED.design}), ${RECOMMENDED.fixmatch ? "FixMatch" : "supervised"}${RECOMMENDED.trainerGuard ? " + trainer guard" : ""}`,
   acquisition: RECOMMENDED.acquisition,
   design: RECOMMENDED.design,
   fixmatch: RECOMMENDED.fixmatch,
   trainerGuard: RECOMMENDED.trainerGuard,
 };
 
-/** the recommended configuration; Random with either trainer; Hard NMI as the paper draws it (top score) and as a probability sample */
+/** the recommended configuration; Random with either trainer (the uniform design: the labels estimator of these runs is Random); Hard NMI as the paper draws it (top score) and as a probability sample */
 export function estimatorsGrid(): EstimatorGridConfig[] {
   return [
     RECOMMENDED_ROW,
-    { label: "Random (uniform), FixMatch", acquisition: "random", design: "uniform", fixmatch: true },
+    { label: "Random (uniform), FixMatch + trainer guard", acquisition: "random", design: "uniform", fixmatch: true, trainerGuard: true },
     { label: "Random (uniform), supervised", acquisition: "random", design: "uniform", fixmatch: false },
     { label: "Hard NMI (top-score), FixMatch", acquisition: "hardnmi", design: "top-score", fixmatch: true },
     { label: "Hard NMI (proportional), supervised", acquisition: "hardnmi", design: "proportional", fixmatch: false },

@@ -18,8 +18,8 @@ export interface Configuration {
 }
 
 export const RECOMMENDED: Configuration = {
-  acquisition: "random",
-  design: "uniform",
+  acquisition: "hardnmi",
+  design: "proportional",
   fixmatch: true,
   estimator: "guarded",
   trainerGuard: true,
