@@ -53,6 +53,27 @@ test("a researcher creates a project from a zipped bundle and sees the mapping c
 
   await check.getByRole("link", { name: "Open project" }).click();
   await expect(page.getByRole("heading", { name: "Shapes from e2e" })).toBeVisible();
+
+  // a new project starts on the recommended configuration; Random draws uniformly
+  await page.goto(`${new URL(page.url()).pathname}/settings`);
+  const sampling = page.getByRole("form", { name: "Project settings" });
+  await expect(page.getByTestId("recommended-configuration")).toHaveText("The recommended configuration");
+  await expect(sampling.getByLabel("Acquisition function")).toHaveValue("hardnmi");
+  await expect(sampling.getByLabel("Sampling design")).toHaveValue("proportional");
+  await expect(sampling.getByLabel("Estimator")).toHaveValue("guarded");
+  await sampling.getByLabel("Acquisition function").selectOption("random");
+  await expect(sampling.getByLabel("Sampling design")).toHaveValue("uniform");
+  await expect(sampling.getByLabel("Sampling design").locator("option")).toHaveText(["uniform"]);
+  await sampling.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("Settings saved.")).toBeVisible();
+  await page.reload();
+  await expect(sampling.getByLabel("Sampling design")).toHaveValue("uniform");
+  await sampling.getByRole("button", { name: "Use the recommended configuration" }).click();
+  await expect(sampling.getByLabel("Sampling design")).toHaveValue("proportional");
+  await sampling.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("Settings saved.")).toBeVisible();
+  await expect(page.getByTestId("recommended-configuration")).toBeVisible();
+
   await page.goto("/projects");
   await expect(page.getByRole("link", { name: /Shapes from e2e/ })).toContainText("0 / 1,000 labels");
 });

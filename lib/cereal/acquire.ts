@@ -29,6 +29,12 @@ export const DEFAULT_DESIGN: Record<Acquisition, Design> = {
   softnmi: "top-score",
 };
 
+/** The designs an acquisition can draw with: Random draws uniformly, a scoring acquisition by its
+ * scores, proportionally first (a probability sample, so the guarded estimator's correction holds) */
+export function designsFor(acquisition: Acquisition): readonly Design[] {
+  return acquisition === "random" ? ["uniform"] : ["proportional", "top-score"];
+}
+
 export interface AcquireInput {
   readonly numClasses: number;
   readonly clusterings: readonly TestClustering[];

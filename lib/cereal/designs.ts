@@ -5,7 +5,8 @@
  */
 import type { Random } from "./random";
 
-export type Design = "uniform" | "top-score" | "proportional";
+export const DESIGNS = ["uniform", "top-score", "proportional"] as const;
+export type Design = (typeof DESIGNS)[number];
 
 export interface Draw {
   /** index into the embedding matrix */

@@ -21,7 +21,7 @@ export {
   scoreSoftNmi,
 } from "./acquisition";
 export type { AcquireInput, AcquireOptions, ScoreMode } from "./acquire";
-export { acquireBatch, DEFAULT_DESIGN, scorePool } from "./acquire";
+export { acquireBatch, DEFAULT_DESIGN, designsFor, scorePool } from "./acquire";
 export type { CerealProblem, CerealState, TestClustering } from "./problem";
 export { addLabels, initialState, unlabeledRows } from "./problem";
 export type { Estimator, EstimatorInput } from "./estimators";

@@ -315,6 +315,19 @@ describe("the recommended configuration in the app", () => {
     await db().job.deleteMany({});
   });
 
+  it("draws the next batch by the project's design: proportional Hard NMI records each item's inclusion probability", async () => {
+    const { projectId, annotators, truth } = await digitsProject({ acquisition: "hardnmi", design: "proportional", estimator: "guarded" });
+    await labelAll(annotators[0], projectId, truth, 20);
+    await runOneJob("w", { handlers: fastRoundHandlers });
+    const round = await db().round.findFirstOrThrow({ where: { projectId, index: 0 } });
+    expect(round.config).toMatchObject({ design: "proportional", acquisition: "hardnmi" });
+    const batch1 = await db().task.findMany({ where: { projectId, batch: { index: 1 } } });
+    expect(batch1).toHaveLength(10);
+    expect(batch1.every((t) => t.design === "proportional" && t.q! > 0 && t.q! <= 1)).toBe(true);
+    // a probability sample: q varies with the score
+    expect(new Set(batch1.map((t) => t.q!.toFixed(6))).size).toBeGreaterThan(1);
+  });
+
   it("carries the out-of-sample record from round to round, so round 1 measures round 0's model on batch 1", async () => {
     const { projectId, annotators, truth } = await digitsProject({ acquisition: "random", estimator: "guarded" });
     await labelAll(annotators[0], projectId, truth, 20);

@@ -37,6 +37,23 @@ describe("project settings", () => {
     expect((await (await get(owner, projectId)).json()).settings.budget).toBe(300);
   });
 
+  it("keeps the sampling design consistent with the acquisition", async () => {
+    const { projectId, owner } = await createTestProject();
+    const settings = async (json: unknown) => (await (await patch(owner, projectId, json)).json()).settings;
+    // new projects get the recommended configuration (lib/cereal/recommended.ts)
+    expect((await (await get(owner, projectId)).json()).settings).toMatchObject({ acquisition: "hardnmi", design: "proportional", estimator: "guarded", fixmatch: true });
+    expect(await settings({ design: "top-score" })).toMatchObject({ acquisition: "hardnmi", design: "top-score" });
+    // Random draws uniformly; a scoring acquisition keeps a design it can use, else draws proportionally
+    expect(await settings({ acquisition: "random" })).toMatchObject({ acquisition: "random", design: "uniform" });
+    expect(await settings({ acquisition: "bald" })).toMatchObject({ acquisition: "bald", design: "proportional" });
+    expect(await settings({ design: "top-score" })).toMatchObject({ design: "top-score" });
+    expect(await settings({ acquisition: "softnmi" })).toMatchObject({ acquisition: "softnmi", design: "top-score" });
+    const refused = await patch(owner, projectId, { acquisition: "random", design: "proportional" });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.message).toBe("The random acquisition draws with uniform, not proportional; choose one of those or another acquisition.");
+    expect(await db().project.findUniqueOrThrow({ where: { id: projectId } })).toMatchObject({ acquisition: "softnmi", design: "top-score" });
+  });
+
   it("validates each field with a message", async () => {
     const { projectId, owner } = await createTestProject();
     const bad = async (json: unknown, message: RegExp) => {

@@ -4,7 +4,9 @@
  * "same" must keep meaning what the annotator meant. Everything else may change between batches.
  */
 import { z } from "zod";
-import { ACQUISITIONS } from "@/lib/cereal/acquisition";
+import { designsFor } from "@/lib/cereal/acquire";
+import { ACQUISITIONS, type Acquisition } from "@/lib/cereal/acquisition";
+import { DESIGNS, type Design } from "@/lib/cereal/designs";
 import { ESTIMATORS } from "@/lib/cereal/estimators";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { db } from "./db";
@@ -26,6 +28,7 @@ export const projectSettingsInput = z.strictObject({
     .optional(),
   guidelines: z.string().max(50_000).optional(),
   acquisition: z.enum(ACQUISITIONS).optional(),
+  design: z.enum(DESIGNS).optional(),
   estimator: z.enum(Object.keys(ESTIMATORS) as [string, ...string[]]).optional(),
   fixmatch: z.boolean().optional(),
   seedSize: count(100_000).optional(),
@@ -45,6 +48,7 @@ const SETTINGS_SELECT = {
   classMode: true,
   guidelines: true,
   acquisition: true,
+  design: true,
   estimator: true,
   fixmatch: true,
   seedSize: true,
@@ -55,6 +59,20 @@ const SETTINGS_SELECT = {
   annotatorsSeeEstimates: true,
   paused: true,
 } as const;
+
+/**
+ * The design a project draws with after a change: the one asked for if the acquisition can draw
+ * with it (designsFor), else 400; when only the acquisition changes, the current design if it still
+ * fits, else the acquisition's first (Random: uniform; a scoring acquisition: proportional).
+ */
+function sampleDesign(acquisition: Acquisition, current: Design, asked: Design | undefined): Design {
+  const allowed = designsFor(acquisition);
+  if (asked !== undefined) {
+    if (!allowed.includes(asked)) throw badRequest(`The ${acquisition} acquisition draws with ${allowed.join(" or ")}, not ${asked}; choose one of those or another acquisition.`);
+    return asked;
+  }
+  return allowed.includes(current) ? current : allowed[0];
+}
 
 export async function getProjectSettings(user: SessionUser, projectId: string) {
   await requireProjectRole(user, projectId, "OWNER");
@@ -73,6 +91,7 @@ export async function updateProjectSettings(user: SessionUser, projectId: string
     select: { ...SETTINGS_SELECT, classes: { orderBy: { index: "asc" }, select: { name: true, description: true } } },
   });
   const next = { ...current, ...input };
+  const design = sampleDesign(next.acquisition as Acquisition, current.design as Design, input.design);
   if (next.seedSize > next.budget) throw badRequest(`The seed batch (${next.seedSize}) cannot exceed the budget (${next.budget}).`);
   if (next.batchSize > next.budget) throw badRequest(`A batch (${next.batchSize}) cannot exceed the budget (${next.budget}).`);
 
@@ -96,6 +115,6 @@ export async function updateProjectSettings(user: SessionUser, projectId: string
           db().referenceClass.createMany({ data: classes.map((c, index) => ({ projectId, index, name: c.name, description: c.description })) }),
         ]
       : classes.map((c, index) => db().referenceClass.update({ where: { projectId_index: { projectId, index } }, data: { description: c.description } }));
-  await db().$transaction([db().project.update({ where: { id: projectId }, data: fields }), ...classWrites]);
+  await db().$transaction([db().project.update({ where: { id: projectId }, data: { ...fields, design } }), ...classWrites]);
   return getProjectSettings(user, projectId);
 }

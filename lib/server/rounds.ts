@@ -2,8 +2,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { Acquisition } from "@/lib/cereal/acquisition";
-import { DEFAULT_DESIGN } from "@/lib/cereal/acquire";
-import type { Draw } from "@/lib/cereal/designs";
+import type { Design, Draw } from "@/lib/cereal/designs";
 import { estimatorByName } from "@/lib/cereal/estimators";
 import { recordFromJson, recordToJson, type OutOfSampleJson } from "@/lib/cereal/out-of-sample";
 import { PAIR_DESIGN_SAMPLING } from "@/lib/cereal/pair-designs";
@@ -65,6 +64,7 @@ export async function runRoundJob(ctx: JobContext, deps: RoundJobDeps) {
   const estimator = estimatorByName(project.estimator);
   const options = {
     acquisition,
+    design: project.design as Design,
     estimator,
     fixmatch: project.fixmatch,
     steps: project.fixmatchSteps,
@@ -154,7 +154,7 @@ function roundConfig(project: LoadedProject) {
   const pairDesign = project.mode === "pairwise" ? pairDesignFor(project.acquisition) : null;
   return {
     mode: project.mode,
-    design: pairDesign ? PAIR_DESIGN_SAMPLING[pairDesign] : (DEFAULT_DESIGN[project.acquisition as Acquisition] ?? "uniform"),
+    design: pairDesign ? PAIR_DESIGN_SAMPLING[pairDesign] : (project.design as Design),
     ...(pairDesign ? { pairDesign, uniformShare: pairDesign === "random" ? 1 : UNIFORM_SHARE, pseudoLabels: "all" } : {}),
     ...runSettings(project),
   };

@@ -52,12 +52,25 @@ describe("simulations", () => {
     expect(run.summary.aec.nmi).toBe(result.summary.aec.nmi);
   });
 
+  it("runs the recommended configuration: the design and the trainer guard reach the simulator", async () => {
+    const { projectId, owner } = await digitsProject();
+    const options = { acquisition: "hardnmi", design: "proportional", estimator: "guarded", fixmatch: true, trainerGuard: true, seedSize: 20, batch: 20, budget: 60, steps: 8, seed: 1 };
+    const { id } = await (await start(owner.id, projectId, options)).json();
+    expect(await runOneJob("w", { handlers })).toBe(true);
+    const { result } = await (await one(owner.id, projectId, id)).json();
+    expect(result.config).toMatchObject({ acquisition: "hardnmi", design: "proportional", estimator: "guarded", trainerGuard: true, options });
+    expect(result.rounds).toHaveLength(3);
+  });
+
   it("refuses bad input (400), a bundle without labels (400), an annotator (403) and no session (401)", async () => {
     const { projectId, owner, annotators } = await digitsProject();
     expect((await start(null, projectId, {})).status).toBe(401);
     expect((await start(annotators[0].id, projectId, {})).status).toBe(403);
     expect((await start(owner.id, projectId, { acquisition: "psychic" })).status).toBe(400);
     expect((await start(owner.id, projectId, { estimator: "magic" })).status).toBe(400);
+    const misfit = await start(owner.id, projectId, { acquisition: "random", design: "proportional" });
+    expect(misfit.status).toBe(400);
+    expect((await misfit.json()).error.message).toMatch(/design: The design does not fit the acquisition: Random draws uniform/);
     const tooBig = await start(owner.id, projectId, { seedSize: 100, budget: 50 });
     expect((await tooBig.json()).error.message).toBe("The seed batch (100) cannot exceed the budget (50).");
     const unlabeled = await createTestProject({ classes: 0 });

@@ -1,7 +1,9 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { designsFor } from "@/lib/cereal/acquire";
 import { ACQUISITIONS } from "@/lib/cereal/acquisition";
+import { DESIGNS } from "@/lib/cereal/designs";
 import { ESTIMATORS, estimatorByName } from "@/lib/cereal/estimators";
 import type { TestClustering } from "@/lib/cereal/problem";
 import { simulate, type RoundRecord } from "@/lib/cereal/simulate";
@@ -23,19 +25,28 @@ import type { JobHandler } from "./worker";
  */
 export const SIMULATE_JOB = "simulate";
 
-export const simulationInput = z.strictObject({
-  acquisition: z.enum(ACQUISITIONS, `acquisition is one of ${ACQUISITIONS.join(", ")}`).default("hardnmi"),
-  estimator: z
-    .string()
-    .refine((name) => Object.hasOwn(ESTIMATORS, name), `estimator is one of ${Object.keys(ESTIMATORS).join(", ")}`)
-    .default("argmax"),
-  fixmatch: z.boolean().default(false),
-  seedSize: z.number().int().min(2).max(100_000).default(50),
-  batch: z.number().int().min(1).max(100_000).default(50),
-  budget: z.number().int().min(2).max(1_000_000).default(300),
-  steps: z.number().int().min(1).max(100_000).default(256),
-  seed: z.number().int().min(0).default(0),
-});
+export const simulationInput = z
+  .strictObject({
+    acquisition: z.enum(ACQUISITIONS, `acquisition is one of ${ACQUISITIONS.join(", ")}`).default("hardnmi"),
+    /** absent: the acquisition's design in the paper (DEFAULT_DESIGN) */
+    design: z.enum(DESIGNS).optional(),
+    estimator: z
+      .string()
+      .refine((name) => Object.hasOwn(ESTIMATORS, name), `estimator is one of ${Object.keys(ESTIMATORS).join(", ")}`)
+      .default("argmax"),
+    fixmatch: z.boolean().default(false),
+    /** FixMatch falls back to supervised training while the surrogate is weak (the recommended configuration) */
+    trainerGuard: z.boolean().default(false),
+    seedSize: z.number().int().min(2).max(100_000).default(50),
+    batch: z.number().int().min(1).max(100_000).default(50),
+    budget: z.number().int().min(2).max(1_000_000).default(300),
+    steps: z.number().int().min(1).max(100_000).default(256),
+    seed: z.number().int().min(0).default(0),
+  })
+  .refine((input) => input.design === undefined || designsFor(input.acquisition).includes(input.design), {
+    message: "The design does not fit the acquisition: Random draws uniform, the others proportional or top-score.",
+    path: ["design"],
+  });
 export type SimulationInput = z.infer<typeof simulationInput>;
 
 const payload = z.object({ projectId: z.string(), options: simulationInput });
@@ -98,8 +109,10 @@ export function simulationJobHandler(createSurrogate: SurrogateFactory): JobHand
     const problem = { embeddings: { data: embeddings.data as Float32Array, n: project.n, d: project.d }, numClasses: Math.max(2, project.classes.length), clusterings };
     const result = await simulate(problem, labels, createSurrogate, {
       acquisition: options.acquisition,
+      design: options.design,
       estimator: estimatorByName(options.estimator),
       fixmatch: options.fixmatch,
+      trainerGuard: options.trainerGuard,
       seed: options.seed,
       seedSize: options.seedSize,
       batch: options.batch,

@@ -1,6 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { designsFor } from "@/lib/cereal/acquire";
 import { ACQUISITIONS } from "@/lib/cereal/acquisition";
+import { ESTIMATORS } from "@/lib/cereal/estimators";
+import { RECOMMENDED } from "@/lib/cereal/recommended";
 import { requirePageUser } from "@/lib/server/page-session";
 import { getProjectSettings } from "@/lib/server/project-settings";
 import { pageError } from "../page-error";
@@ -28,7 +31,14 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
           </Link>
         </p>
       </div>
-      <SettingsForm projectId={projectId} initial={settings} acquisitions={[...ACQUISITIONS]} />
+      <SettingsForm
+        projectId={projectId}
+        initial={settings}
+        acquisitions={[...ACQUISITIONS]}
+        designs={Object.fromEntries(ACQUISITIONS.map((a) => [a, [...designsFor(a)]]))}
+        estimators={Object.keys(ESTIMATORS)}
+        recommended={{ acquisition: RECOMMENDED.acquisition, design: RECOMMENDED.design, fixmatch: RECOMMENDED.fixmatch, estimator: RECOMMENDED.estimator }}
+      />
       <AddClusteringForm projectId={projectId} />
       <DeleteProject projectId={projectId} name={settings.name} />
     </div>

@@ -11,6 +11,8 @@ interface Settings {
   classMode: string;
   guidelines: string;
   acquisition: string;
+  design: string;
+  estimator: string;
   fixmatch: boolean;
   seedSize: number;
   batchSize: number;
@@ -60,13 +62,39 @@ function Toggle({ label, checked, onChange, hint }: { label: string; checked: bo
   );
 }
 
-export function SettingsForm({ projectId, initial, acquisitions }: { projectId: string; initial: Settings; acquisitions: string[] }) {
+interface Recommended {
+  acquisition: string;
+  design: string;
+  fixmatch: boolean;
+  estimator: string;
+}
+
+export function SettingsForm({
+  projectId,
+  initial,
+  acquisitions,
+  designs,
+  estimators,
+  recommended,
+}: {
+  projectId: string;
+  initial: Settings;
+  acquisitions: string[];
+  /** the designs each acquisition can draw with, the first its default */
+  designs: Record<string, string[]>;
+  estimators: string[];
+  recommended: Recommended;
+}) {
   const router = useRouter();
   const [s, setS] = useState(initial);
   const [message, setMessage] = useState<Message>(null);
   const [saving, setSaving] = useState(false);
   const frozen = initial.labels > 0;
   const set = <K extends keyof Settings>(key: K, value: Settings[K]) => setS((prev) => ({ ...prev, [key]: value }));
+  // a new acquisition keeps the design if it can draw with it, else takes its first (as the server does)
+  const setAcquisition = (acquisition: string) =>
+    setS((prev) => ({ ...prev, acquisition, design: designs[acquisition]?.includes(prev.design) ? prev.design : (designs[acquisition]?.[0] ?? prev.design) }));
+  const isRecommended = s.acquisition === recommended.acquisition && s.design === recommended.design && s.fixmatch === recommended.fixmatch && s.estimator === recommended.estimator;
   const setClass = (i: number, patch: Partial<Settings["classes"][number]>) => set("classes", s.classes.map((c, j) => (j === i ? { ...c, ...patch } : c)));
 
   async function save(event: React.FormEvent) {
@@ -151,14 +179,51 @@ export function SettingsForm({ projectId, initial, acquisitions }: { projectId: 
       </section>
 
       <section className={card}>
-        <h2 className="font-semibold">Sampling and surrogate</h2>
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 className="font-semibold">Sampling and surrogate</h2>
+          {isRecommended ? (
+            <span className="text-xs text-emerald-700" data-testid="recommended-configuration">
+              The recommended configuration
+            </span>
+          ) : (
+            <button
+              type="button"
+              onClick={() => setS((prev) => ({ ...prev, ...recommended }))}
+              className="text-xs font-medium text-indigo-600 hover:text-indigo-500"
+              title={`${recommended.acquisition}, ${recommended.design} sampling, ${recommended.fixmatch ? "FixMatch" : "supervised"}, ${recommended.estimator} estimator (lib/cereal/ESTIMATORS.md)`}
+            >
+              Use the recommended configuration
+            </button>
+          )}
+        </div>
         <div className="mt-4 grid gap-4 sm:grid-cols-3">
           <label className="block">
             <span className="text-sm font-medium text-slate-700">Acquisition function</span>
-            <select value={s.acquisition} onChange={(e) => set("acquisition", e.target.value)} className={input}>
+            <select value={s.acquisition} onChange={(e) => setAcquisition(e.target.value)} className={input}>
               {acquisitions.map((a) => (
                 <option key={a} value={a}>
                   {a}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="block">
+            <span className="text-sm font-medium text-slate-700">Sampling design</span>
+            <select value={s.design} onChange={(e) => set("design", e.target.value)} className={input}>
+              {(designs[s.acquisition] ?? [s.design]).map((d) => (
+                <option key={d} value={d}>
+                  {d}
+                </option>
+              ))}
+            </select>
+            <span className="mt-1 block text-xs text-slate-500">Proportional draws are a probability sample: the estimators can weight them back.</span>
+          </label>
+          <label className="block">
+            <span className="text-sm font-medium text-slate-700">Estimator</span>
+            <select value={s.estimator} onChange={(e) => set("estimator", e.target.value)} className={input}>
+              {estimators.map((name) => (
+                <option key={name} value={name}>
+                  {name}
                 </option>
               ))}
             </select>

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { designsFor } from "@/lib/cereal/acquire";
 import { ACQUISITIONS } from "@/lib/cereal/acquisition";
 import { ESTIMATORS } from "@/lib/cereal/estimators";
+import { RECOMMENDED } from "@/lib/cereal/recommended";
 import { requirePageUser } from "@/lib/server/page-session";
 import { requireProjectRole } from "@/lib/server/project-access";
 import { getProject } from "@/lib/server/projects";
@@ -29,7 +31,14 @@ export default async function SimulationPage({ params }: { params: Promise<{ pro
         </p>
       </div>
       {project.hasReferenceLabels && project.mode !== "pairwise" ? (
-        <SimulationRuns projectId={projectId} acquisitions={[...ACQUISITIONS]} estimators={Object.keys(ESTIMATORS)} n={project.n} />
+        <SimulationRuns
+          projectId={projectId}
+          acquisitions={[...ACQUISITIONS]}
+          designs={Object.fromEntries(ACQUISITIONS.map((a) => [a, [...designsFor(a)]]))}
+          estimators={Object.keys(ESTIMATORS)}
+          recommended={{ ...RECOMMENDED }}
+          n={project.n}
+        />
       ) : (
         <p className="rounded-md border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
           {project.mode === "pairwise" ? "Simulations run clusterwise; this project labels pairs." : "This project's bundle has no reference labels (labels.npy), so there is no oracle to simulate with."}

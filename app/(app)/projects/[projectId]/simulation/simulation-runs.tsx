@@ -10,7 +10,7 @@ type Values = Record<MetricKey, number>;
 interface Run {
   id: string;
   status: string;
-  options: { acquisition: string; estimator: string; fixmatch: boolean; seedSize: number; batch: number; budget: number; steps: number; seed: number };
+  options: { acquisition: string; design?: string; estimator: string; fixmatch: boolean; trainerGuard?: boolean; seedSize: number; batch: number; budget: number; steps: number; seed: number };
   progress: { round: number; nLabels: number; budget: number } | null;
   summary: Summary | null;
   error: string | null;
@@ -59,13 +59,30 @@ function asRoundRows(rounds: SimRound[]): RoundRow[] {
 
 const field = "rounded border border-slate-300 bg-white px-2 py-1 text-sm";
 
-export function SimulationRuns({ projectId, acquisitions, estimators, n }: { projectId: string; acquisitions: string[]; estimators: string[]; n: number }) {
+export function SimulationRuns({
+  projectId,
+  acquisitions,
+  designs,
+  estimators,
+  recommended,
+  n,
+}: {
+  projectId: string;
+  acquisitions: string[];
+  /** the designs each acquisition can draw with */
+  designs: Record<string, string[]>;
+  estimators: string[];
+  /** the recommended configuration (lib/cereal/recommended.ts) */
+  recommended: { acquisition: string; design: string; estimator: string; fixmatch: boolean; trainerGuard: boolean };
+  n: number;
+}) {
   const [runs, setRuns] = useState<Run[]>([]);
   const [selected, setSelected] = useState<string | null>(null);
   const [rounds, setRounds] = useState<SimRound[] | null>(null);
   const [metric, setMetric] = useState<MetricKey>("nmi");
   const [error, setError] = useState<string | null>(null);
-  const [form, setForm] = useState({ acquisition: "hardnmi", estimator: "argmax", fixmatch: false, seedSize: 50, batch: 50, budget: Math.min(300, n), steps: 256, seed: 0 });
+  // design "" = the acquisition's design in the paper
+  const [form, setForm] = useState({ acquisition: "hardnmi", design: "", estimator: "argmax", fixmatch: false, trainerGuard: false, seedSize: 50, batch: 50, budget: Math.min(300, n), steps: 256, seed: 0 });
 
   const load = useCallback(async () => {
     const { simulations } = await apiJson<{ simulations: Run[] }>(`/api/projects/${projectId}/simulations`);
@@ -98,7 +115,8 @@ export function SimulationRuns({ projectId, acquisitions, estimators, n }: { pro
     event.preventDefault();
     setError(null);
     try {
-      const { id } = await apiJson<{ id: string }>(`/api/projects/${projectId}/simulations`, { method: "POST", body: form });
+      const { design, ...rest } = form;
+      const { id } = await apiJson<{ id: string }>(`/api/projects/${projectId}/simulations`, { method: "POST", body: design ? form : rest });
       setSelected(id);
       await load();
     } catch (e) {
@@ -115,9 +133,22 @@ export function SimulationRuns({ projectId, acquisitions, estimators, n }: { pro
       <form onSubmit={submit} aria-label="New simulation" className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-4 text-xs text-slate-600">
         <label className="flex flex-col gap-1">
           Acquisition
-          <select className={field} value={form.acquisition} onChange={(e) => setForm({ ...form, acquisition: e.target.value })}>
+          <select
+            className={field}
+            value={form.acquisition}
+            onChange={(e) => setForm({ ...form, acquisition: e.target.value, design: designs[e.target.value]?.includes(form.design) ? form.design : "" })}
+          >
             {acquisitions.map((a) => (
               <option key={a}>{a}</option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          Design
+          <select className={field} value={form.design} onChange={(e) => setForm({ ...form, design: e.target.value })}>
+            <option value="">the paper&apos;s</option>
+            {(designs[form.acquisition] ?? []).map((d) => (
+              <option key={d}>{d}</option>
             ))}
           </select>
         </label>
@@ -139,6 +170,18 @@ export function SimulationRuns({ projectId, acquisitions, estimators, n }: { pro
           <input type="checkbox" checked={form.fixmatch} onChange={(e) => setForm({ ...form, fixmatch: e.target.checked })} />
           FixMatch
         </label>
+        <label className="flex items-center gap-1.5 pb-1.5" title="Train supervised instead of FixMatch while earlier models fail on the new labels">
+          <input type="checkbox" checked={form.trainerGuard} onChange={(e) => setForm({ ...form, trainerGuard: e.target.checked })} />
+          Trainer guard
+        </label>
+        <button
+          type="button"
+          onClick={() => setForm({ ...form, ...recommended })}
+          className="pb-1.5 text-xs font-medium text-indigo-600 hover:text-indigo-500"
+          title={`${recommended.acquisition}, ${recommended.design}, ${recommended.fixmatch ? "FixMatch" : "supervised"}, ${recommended.estimator}`}
+        >
+          Recommended
+        </button>
         <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500">
           Run simulation
         </button>
@@ -165,8 +208,10 @@ export function SimulationRuns({ projectId, acquisitions, estimators, n }: { pro
                 >
                   <div className="flex justify-between">
                     <span className="font-medium text-slate-800">
-                      {r.options.acquisition} · {r.options.estimator}
+                      {r.options.acquisition}
+                      {r.options.design ? ` (${r.options.design})` : ""} · {r.options.estimator}
                       {r.options.fixmatch ? " · FixMatch" : ""}
+                      {r.options.trainerGuard ? " + guard" : ""}
                     </span>
                     <span className={r.status === "failed" ? "text-rose-700" : r.status === "done" ? "text-emerald-700" : "text-indigo-700"}>
                       {r.status === "running" && r.progress ? `${r.progress.nLabels}/${r.progress.budget} labels` : r.status}
