@@ -50,6 +50,22 @@ function NumberField({ label, value, onChange, min, hint }: { label: string; val
   );
 }
 
+function SelectField({ label, value, options, onChange, hint }: { label: string; value: string; options: string[]; onChange: (v: string) => void; hint?: string }) {
+  return (
+    <label className="block">
+      <span className="text-sm font-medium text-slate-700">{label}</span>
+      <select value={value} onChange={(e) => onChange(e.target.value)} className={input}>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+      {hint && <span className="mt-1 block text-xs text-slate-500">{hint}</span>}
+    </label>
+  );
+}
+
 function Toggle({ label, checked, onChange, hint }: { label: string; checked: boolean; onChange: (v: boolean) => void; hint?: string }) {
   return (
     <label className="flex items-start gap-3">
@@ -197,37 +213,15 @@ export function SettingsForm({
           )}
         </div>
         <div className="mt-4 grid gap-4 sm:grid-cols-3">
-          <label className="block">
-            <span className="text-sm font-medium text-slate-700">Acquisition function</span>
-            <select value={s.acquisition} onChange={(e) => setAcquisition(e.target.value)} className={input}>
-              {acquisitions.map((a) => (
-                <option key={a} value={a}>
-                  {a}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="block">
-            <span className="text-sm font-medium text-slate-700">Sampling design</span>
-            <select value={s.design} onChange={(e) => set("design", e.target.value)} className={input}>
-              {(designs[s.acquisition] ?? [s.design]).map((d) => (
-                <option key={d} value={d}>
-                  {d}
-                </option>
-              ))}
-            </select>
-            <span className="mt-1 block text-xs text-slate-500">Proportional draws are a probability sample: the estimators can weight them back.</span>
-          </label>
-          <label className="block">
-            <span className="text-sm font-medium text-slate-700">Estimator</span>
-            <select value={s.estimator} onChange={(e) => set("estimator", e.target.value)} className={input}>
-              {estimators.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField label="Acquisition function" value={s.acquisition} options={acquisitions} onChange={setAcquisition} />
+          <SelectField
+            label="Sampling design"
+            value={s.design}
+            options={designs[s.acquisition] ?? [s.design]}
+            onChange={(v) => set("design", v)}
+            hint="Proportional draws are a probability sample: the estimators can weight them back."
+          />
+          <SelectField label="Estimator" value={s.estimator} options={estimators} onChange={(v) => set("estimator", v)} />
           <NumberField label="Seed size" min={1} value={s.seedSize} onChange={(v) => set("seedSize", v)} hint="Drawn uniformly first." />
           <NumberField label="Batch size (n)" min={1} value={s.batchSize} onChange={(v) => set("batchSize", v)} />
           <NumberField label="Budget (labels)" min={1} value={s.budget} onChange={(v) => set("budget", v)} />
