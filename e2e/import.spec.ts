@@ -60,7 +60,7 @@ test("a researcher creates a project from a zipped bundle and sees the mapping c
   await expect(page.getByTestId("recommended-configuration")).toHaveText("The recommended configuration");
   await expect(sampling.getByLabel("Acquisition function")).toHaveValue("hardnmi");
   await expect(sampling.getByLabel("Sampling design")).toHaveValue("proportional");
-  await expect(sampling.getByLabel("Estimator")).toHaveValue("guarded");
+  await expect(sampling.getByRole("combobox", { name: /^Estimator/ })).toHaveValue("guarded");
   await sampling.getByLabel("Acquisition function").selectOption("random");
   await expect(sampling.getByLabel("Sampling design")).toHaveValue("uniform");
   await expect(sampling.getByLabel("Sampling design").locator("option")).toHaveText(["uniform"]);
