@@ -21,6 +21,31 @@ describe("migrations", () => {
     db.close();
   });
 
+  it("upgrades existing projects to the design setting: each keeps the design its acquisition implied", () => {
+    const names = listMigrations();
+    const upgrade = names.find((n) => n.endsWith("_recommended_hardnmi_proportional"))!;
+    const before = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
+    for (const name of names.slice(0, names.indexOf(upgrade))) fs.cpSync(path.join("prisma/migrations", name), path.join(before, name), { recursive: true });
+    const file = path.join(before, "db.sqlite");
+    migrateDatabase(file, before);
+    const db = new Database(file);
+    const insert = db.prepare(`INSERT INTO "Project" (id, name, dataPath, bundleName, n, d, acquisition, updatedAt) VALUES (?, ?, ?, 'b', 10, 2, ?, CURRENT_TIMESTAMP)`);
+    for (const [id, acquisition] of [["p1", "random"], ["p2", "hardnmi"], ["p3", "crossentropy"], ["p4", "bald"]]) insert.run(id, id, `/${id}`, acquisition);
+    db.close();
+    expect(migrateDatabase(file).applied).toEqual(names.slice(names.indexOf(upgrade)));
+    const after = new Database(file);
+    expect(after.prepare(`SELECT id, design FROM "Project" ORDER BY id`).all()).toEqual([
+      { id: "p1", design: "uniform" },
+      { id: "p2", design: "top-score" },
+      { id: "p3", design: "proportional" },
+      { id: "p4", design: "top-score" },
+    ]);
+    // a project made now starts on the recommended configuration
+    after.prepare(`INSERT INTO "Project" (id, name, dataPath, bundleName, n, d, updatedAt) VALUES ('p5', 'p5', '/p5', 'b', 10, 2, CURRENT_TIMESTAMP)`).run();
+    expect(after.prepare(`SELECT acquisition, design, estimator, fixmatch FROM "Project" WHERE id = 'p5'`).get()).toEqual({ acquisition: "hardnmi", design: "proportional", estimator: "guarded", fixmatch: 1 });
+    after.close();
+  });
+
   it("rolls back a migration that fails, leaving it to apply again", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
     fs.mkdirSync(path.join(dir, "001_ok"));
