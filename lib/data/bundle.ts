@@ -110,7 +110,8 @@ export async function loadBundle(dir: string, options: LoadBundleOptions = {}): 
   let labels: Int32Array | null = null;
   let numClasses = manifest.class_names?.length ?? 0;
   const labelsFile = manifest.labels ?? "labels.npy";
-  const hasLabels = await readFile(inside(dir, labelsFile)).then(
+  // a path inside the user's bundle, known only at run time: nothing for the build to trace
+  const hasLabels = await readFile(/*turbopackIgnore: true*/ inside(dir, labelsFile)).then(
     () => true,
     () => false,
   );

@@ -9,7 +9,7 @@ import { extractBundleZip, safeBundlePath } from "./bundle-zip";
 import { serverConfig } from "./config";
 import { db } from "./db";
 import { AppError, badRequest } from "./errors";
-import { openDatabaseFile } from "./migrate";
+import { openDatabaseFile } from "./sqlite-file";
 import { projectDir, stagingDir } from "./project-files";
 import type { SessionUser } from "./session";
 import { bundleRoot, receiveMultipart, withStaging, zipLimits } from "./uploads";

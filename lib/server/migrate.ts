@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
+import { openDatabaseFile } from "./sqlite-file";
 
 /**
  * Applies the committed SQL migrations in prisma/migrations to the SQLite database, each folder
@@ -13,15 +13,6 @@ export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
 
 export interface MigrationResult {
   applied: string[];
-}
-
-export function openDatabaseFile(databasePath: string): Database.Database {
-  fs.mkdirSync(path.dirname(databasePath), { recursive: true });
-  const db = new Database(databasePath, { timeout: 10_000 });
-  // WAL lets the web server read while the worker writes; the mode is stored in the file.
-  db.pragma("journal_mode = WAL");
-  db.pragma("foreign_keys = ON");
-  return db;
 }
 
 export function listMigrations(dir = MIGRATIONS_DIR): string[] {
