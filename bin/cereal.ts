@@ -8,8 +8,7 @@
  * It only composes lib/data (the bundle), lib/cereal (the loop) and models/ (the TF.js surrogate).
  */
 import { spawn } from "node:child_process";
-import { appendFile, mkdir, mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, open, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -18,7 +17,7 @@ import type { ScoreMode } from "@/lib/cereal/acquire";
 import { ACQUISITIONS, type Acquisition } from "@/lib/cereal/acquisition";
 import type { Design } from "@/lib/cereal/designs";
 import { estimatorByName, ESTIMATORS } from "@/lib/cereal/estimators";
-import { aecTable, paperGrid, parseJobLines, type GridConfig, type GridRun } from "@/lib/cereal/grid";
+import { aecTable, paperGrid, type GridRun } from "@/lib/cereal/grid";
 import { createKnnSurrogateFactory } from "@/lib/cereal/knnSurrogate";
 import { RECOMMENDED } from "@/lib/cereal/recommended";
 import { createPairComponentsSurrogateFactory } from "@/lib/cereal/pair-components-surrogate";
@@ -32,6 +31,7 @@ import { loadBundle } from "@/lib/data/bundle";
 import { CommandError, PROJECT_USAGE, runAddClustering, runImport } from "./project-commands";
 import { LABEL_FREE_USAGE, runAce, runCluster } from "./label-free-commands";
 import { parseCompare, runEstimatorsTable, withRecommended } from "./estimator-commands";
+import { readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const RECOMMENDED_TEXT = `${RECOMMENDED.acquisition}, ${RECOMMENDED.design}, ${RECOMMENDED.fixmatch ? "FixMatch" : "supervised"}, ${RECOMMENDED.estimator}`;
@@ -262,15 +262,6 @@ const TABLE_OPTIONS = {
   report: { type: "boolean", default: false },
 } as const;
 
-/** finished runs of a job file (none when it does not exist yet) */
-async function readJobLines(path: string): Promise<GridRun[]> {
-  try {
-    return parseJobLines(await readFile(path, "utf-8"));
-  } catch {
-    return [];
-  }
-}
-
 function runChild(args: string[]): Promise<void> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [...process.execArgv, SCRIPT, ...args], { stdio: ["ignore", "ignore", "pipe"] });
@@ -321,72 +312,55 @@ async function runTable(argv: string[]): Promise<void> {
     });
   const grid = paperGrid();
   await mkdir(dirname(resolve(jobs)), { recursive: true });
-  const done = new Set((await readJobLines(jobs)).map((l) => l.key));
-  const todo: { config: GridConfig; seed: number; key: string }[] = [];
+  const done = new Set((await readJobFile<GridRun>(jobs)).map((l) => l.key));
+  const todo: GridJob[] = [];
   for (let seed = 0; seed < seeds; seed++)
     for (const config of grid) {
       const key = `${settings}|${config.label}|seed=${seed}`;
-      if (!done.has(key)) todo.push({ config, seed, key });
+      if (done.has(key)) continue;
+      todo.push({
+        key,
+        label: config.label,
+        seed,
+        argv: [
+          "simulate",
+          "--bundle", values.bundle,
+          "--clustering", values.clustering,
+          "--acquisition", config.acquisition,
+          "--seed", String(seed),
+          "--seed-size", String(seedSize),
+          "--batch", String(batch),
+          "--budget", String(budget),
+          "--surrogate", surrogate,
+          "--quiet",
+          ...(config.fixmatch ? ["--fixmatch"] : []),
+          ...(config.pseudo ? ["--pseudo"] : []),
+          ...(steps === undefined ? [] : ["--steps", String(steps)]),
+          ...(values["interval-draws"] ? ["--interval-draws", values["interval-draws"]] : []),
+        ],
+      });
     }
   const total = grid.length * seeds;
   process.stderr.write(`${total - todo.length} of ${total} runs already in ${jobs}; ${todo.length} to go, ${parallel} at a time\n`);
+  const clustering = values.clustering;
+  const failures = await runGridJobs<GridRun>({
+    jobs,
+    todo,
+    parallel,
+    runChild,
+    line: (job, result, seconds) => ({
+      key: job.key,
+      label: job.label,
+      seed: job.seed,
+      aec: result.summary.aec,
+      aecPer1000Labels: result.summary.aecPer1000Labels,
+      finalAbsErr: result.summary.finalAbsErr[clustering],
+      seconds,
+    }),
+    describe: (line) => `: AEC nmi ${line.aec.nmi.toFixed(4)} (${line.seconds.toFixed(0)} s)`,
+  });
 
-  const scratch = await mkdtemp(join(tmpdir(), "cereal-table-"));
-  let next = 0;
-  let failures = 0;
-  const worker = async () => {
-    while (next < todo.length) {
-      const run = todo[next++];
-      const out = join(scratch, `${next}.json`);
-      const args = [
-        "simulate",
-        "--bundle", values.bundle!,
-        "--clustering", values.clustering!,
-        "--acquisition", run.config.acquisition,
-        "--seed", String(run.seed),
-        "--seed-size", String(seedSize),
-        "--batch", String(batch),
-        "--budget", String(budget),
-        "--surrogate", surrogate,
-        "--out", out,
-        "--quiet",
-        ...(run.config.fixmatch ? ["--fixmatch"] : []),
-        ...(run.config.pseudo ? ["--pseudo"] : []),
-        ...(steps === undefined ? [] : ["--steps", String(steps)]),
-        ...(values["interval-draws"] ? ["--interval-draws", values["interval-draws"]] : []),
-      ];
-      const started = performance.now();
-      try {
-        await runChild(args);
-        const result = JSON.parse(await readFile(out, "utf-8")) as SimulationResult;
-        const clustering = values.clustering!;
-        const line: GridRun = {
-          key: run.key,
-          label: run.config.label,
-          seed: run.seed,
-          aec: result.summary.aec,
-          aecPer1000Labels: result.summary.aecPer1000Labels,
-          finalAbsErr: result.summary.finalAbsErr[clustering],
-          seconds: (performance.now() - started) / 1000,
-        };
-        // one short append per run: an interruption loses at most the run in flight
-        await appendFile(jobs, JSON.stringify(line) + "\n");
-        process.stderr.write(`done ${run.config.label} seed ${run.seed}: AEC nmi ${line.aec.nmi.toFixed(4)} (${line.seconds.toFixed(0)} s)\n`);
-      } catch (error) {
-        failures++;
-        process.stderr.write(`FAILED ${run.config.label} seed ${run.seed}: ${(error as Error).message}\n`);
-      } finally {
-        await rm(out, { force: true });
-      }
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: Math.min(parallel, Math.max(1, todo.length)) }, worker));
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
-
-  const lines = (await readJobLines(jobs)).filter((l) => l.key.startsWith(settings + "|"));
+  const lines = (await readJobFile<GridRun>(jobs)).filter((l) => l.key.startsWith(settings + "|"));
   const table = aecTable(grid, lines, metrics, unit);
   if (values.out) await writeFile(values.out, table + "\n");
   process.stdout.write(table + "\n");

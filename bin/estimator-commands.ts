@@ -5,13 +5,12 @@
  * per finished run. Budget 500 is read off the budget-1000 runs: a run's rounds up to 500 labels
  * are the same as a budget-500 run's (every random stream is keyed by seed, name and round).
  */
-import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { ESTIMATORS, estimatorByName, type Estimator } from "@/lib/cereal/estimators";
 import { estimatorsGrid, estimatorsTable, runLine, type EstimatorGridRun } from "@/lib/cereal/estimator-grid";
 import { RECOMMENDED } from "@/lib/cereal/recommended";
-import type { SimulationResult } from "@/lib/cereal/simulate";
+import { readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
 
 /** what every grid run records (they share the surrogate; the labels estimator is Random's under uniform) */
 const GRID_ESTIMATORS = ["labels", "argmax", "soft", "ppi", "ppi-hard", "ppi-untuned", "ppi-ht", "guarded"];
@@ -56,23 +55,6 @@ export interface EstimatorsTableArgs {
   readonly runChild: (args: string[]) => Promise<void>;
 }
 
-async function readRuns(path: string): Promise<EstimatorGridRun[]> {
-  try {
-    const runs: EstimatorGridRun[] = [];
-    for (const line of (await readFile(path, "utf-8")).split("\n")) {
-      if (!line.trim()) continue;
-      try {
-        runs.push(JSON.parse(line) as EstimatorGridRun);
-      } catch {
-        // a torn last line: that run is redone
-      }
-    }
-    return runs;
-  } catch {
-    return [];
-  }
-}
-
 export async function runEstimatorsTable(args: EstimatorsTableArgs): Promise<void> {
   const bundleName = basename(resolve(args.bundle));
   const settings = `estimators|${bundleName}|${args.clustering}|${args.surrogate}|seed-size=${args.seedSize}|batch=${args.batch}|budget=${args.budget}|steps=${args.steps ?? "default"}`;
@@ -80,8 +62,8 @@ export async function runEstimatorsTable(args: EstimatorsTableArgs): Promise<voi
   const filters = args.only?.split("|").filter((s) => s.length > 0);
   const grid = estimatorsGrid().filter((g) => !filters || filters.some((f) => g.label.includes(f)));
   await mkdir(dirname(resolve(jobs)), { recursive: true });
-  const done = new Set((await readRuns(jobs)).map((r) => r.key));
-  const todo: { label: string; seed: number; key: string; argv: string[] }[] = [];
+  const done = new Set((await readJobFile<EstimatorGridRun>(jobs)).map((r) => r.key));
+  const todo: GridJob[] = [];
   for (let seed = 0; seed < args.seeds; seed++)
     for (const g of grid) {
       const key = `${settings}|${g.label}|seed=${seed}`;
@@ -91,60 +73,37 @@ export async function runEstimatorsTable(args: EstimatorsTableArgs): Promise<voi
         seed,
         key,
         argv: [
+          "simulate",
+          "--bundle", args.bundle,
+          "--clustering", args.clustering,
+          "--seed", String(seed),
+          "--seed-size", String(args.seedSize),
+          "--batch", String(args.batch),
+          "--budget", String(args.budget),
+          "--surrogate", args.surrogate,
+          "--quiet",
+          "--no-timings",
           "--acquisition", g.acquisition,
           "--design", g.design,
           ...(g.fixmatch ? ["--fixmatch"] : []),
           ...(g.trainerGuard ? ["--trainer-guard"] : []),
           "--estimator", "labels",
           "--compare", GRID_ESTIMATORS.join(","),
+          ...(args.steps === undefined ? [] : ["--steps", String(args.steps)]),
+          ...(args.intervalDraws ? ["--interval-draws", args.intervalDraws] : []),
         ],
       });
     }
   process.stderr.write(`${grid.length * args.seeds - todo.length} of ${grid.length * args.seeds} runs already in ${jobs}; ${todo.length} to go, ${args.parallel} at a time\n`);
-  const scratch = await mkdtemp(join(tmpdir(), "cereal-estimators-"));
-  let next = 0;
-  let failures = 0;
-  const worker = async () => {
-    while (next < todo.length) {
-      const run = todo[next++];
-      const out = join(scratch, `${next}.json`);
-      const started = performance.now();
-      try {
-        await args.runChild([
-          "simulate",
-          "--bundle", args.bundle,
-          "--clustering", args.clustering,
-          "--seed", String(run.seed),
-          "--seed-size", String(args.seedSize),
-          "--batch", String(args.batch),
-          "--budget", String(args.budget),
-          "--surrogate", args.surrogate,
-          "--out", out,
-          "--quiet",
-          "--no-timings",
-          ...run.argv,
-          ...(args.steps === undefined ? [] : ["--steps", String(args.steps)]),
-          ...(args.intervalDraws ? ["--interval-draws", args.intervalDraws] : []),
-        ]);
-        const result = JSON.parse(await readFile(out, "utf-8")) as SimulationResult;
-        const line = runLine(run.key, run.label, run.seed, result, args.batch, (performance.now() - started) / 1000);
-        // one short append per run: an interruption loses at most the runs in flight
-        await appendFile(jobs, JSON.stringify(line) + "\n");
-        process.stderr.write(`done ${run.label} seed ${run.seed} (${line.seconds.toFixed(0)} s)\n`);
-      } catch (error) {
-        failures++;
-        process.stderr.write(`FAILED ${run.label} seed ${run.seed}: ${(error as Error).message}\n`);
-      } finally {
-        await rm(out, { force: true });
-      }
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: Math.min(args.parallel, Math.max(1, todo.length)) }, worker));
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
-  const runs = (await readRuns(jobs)).filter((r) => r.key.startsWith(settings + "|"));
+  const failures = await runGridJobs({
+    jobs,
+    todo,
+    parallel: args.parallel,
+    runChild: args.runChild,
+    line: (job, result, seconds) => runLine(job.key, job.label, job.seed, result, args.batch, seconds),
+    describe: (line) => ` (${line.seconds.toFixed(0)} s)`,
+  });
+  const runs = (await readJobFile<EstimatorGridRun>(jobs)).filter((r) => r.key.startsWith(settings + "|"));
   const table = estimatorsTable(grid, runs, [500, args.budget].filter((b, i, all) => b <= args.budget && all.indexOf(b) === i));
   if (args.out) await writeFile(args.out, table + "\n");
   process.stdout.write(table + "\n");

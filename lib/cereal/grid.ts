@@ -46,12 +46,12 @@ export function paperGrid(): GridConfig[] {
 }
 
 /** Parses a job file's text; a torn last line (a job killed mid-append) is dropped, so that run is simply redone. */
-export function parseJobLines(text: string): GridRun[] {
-  const runs: GridRun[] = [];
+export function parseJobLines<T = GridRun>(text: string): T[] {
+  const runs: T[] = [];
   for (const line of text.split("\n")) {
     if (!line.trim()) continue;
     try {
-      runs.push(JSON.parse(line) as GridRun);
+      runs.push(JSON.parse(line) as T);
     } catch {
       // an interrupted append
     }
