@@ -1,19 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { denseTable, metricsFromTable } from "@/lib/metrics";
-import { estimatorByName, type EstimatorInput } from "./estimators";
+import { estimatorByName } from "./estimators";
 import { softTable } from "./estimators-soft";
-import type { TestClustering } from "./problem";
-
-// 6 items; clusters 0 0 0 1 1 1; items 0 (class 0) and 3 (class 1) labelled
-const clustering: TestClustering = { name: "c", k: 2, assignments: Int32Array.from([0, 0, 0, 1, 1, 1]) };
-const input: EstimatorInput = {
-  n: 6,
-  numClasses: 3,
-  labeled: { rows: Int32Array.from([0, 3]), labels: Int32Array.from([0, 1]) },
-  unlabeled: Int32Array.from([1, 2, 4, 5]),
-  proba: Float32Array.from([0.8, 0.1, 0.1, 0.2, 0.7, 0.1, 0.1, 0.1, 0.8, 0.3, 0.3, 0.4]),
-  draws: [],
-};
+import { sixItemsClustering as clustering, sixItemsInput as input } from "./estimator-test-fixture";
 
 describe("soft estimator", () => {
   it("adds each unlabeled row's whole distribution to its cluster's column", () => {

@@ -1,19 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contingency, metricsFromTable } from "@/lib/metrics";
-import { argmaxEstimator, estimateMetrics, estimatorByName, labelsOnlyEstimator, pseudoLabel, type EstimatorInput } from "./estimators";
-import type { TestClustering } from "./problem";
-
-// 6 items; truth 0 0 1 1 2 2; clusters 0 0 0 1 1 1; items 0, 3 labelled
-const clustering: TestClustering = { name: "c", k: 2, assignments: Int32Array.from([0, 0, 0, 1, 1, 1]) };
-const input: EstimatorInput = {
-  n: 6,
-  numClasses: 3,
-  labeled: { rows: Int32Array.from([0, 3]), labels: Int32Array.from([0, 1]) },
-  unlabeled: Int32Array.from([1, 2, 4, 5]),
-  // argmax: 0, 1, 2, 2 (item 2's surrogate is right, it is class 1)
-  proba: Float32Array.from([0.8, 0.1, 0.1, 0.2, 0.7, 0.1, 0.1, 0.1, 0.8, 0.3, 0.3, 0.4]),
-  draws: [],
-};
+import { argmaxEstimator, estimateMetrics, estimatorByName, labelsOnlyEstimator, pseudoLabel } from "./estimators";
+import { sixItemsClustering as clustering, sixItemsInput as input } from "./estimator-test-fixture";
 
 describe("estimators", () => {
   it("pseudoLabel is the argmax, ties to the lower class", () => {
