@@ -44,6 +44,20 @@ function orderedRows(ranked: Ranked[], clusterings: { name: string; k: number }[
 }
 
 /** Far projections only say "far": a power law fitted to two or three rounds is not worth more digits. */
+/** one clickable clustering row of either ranking table */
+function RankingRow({ name, selected, onSelect, children }: { name: string; selected: boolean; onSelect: (name: string) => void; children: React.ReactNode }) {
+  return (
+    <tr
+      data-testid="ranking-row"
+      data-clustering={name}
+      onClick={() => onSelect(name)}
+      className={`cursor-pointer whitespace-nowrap border-b border-slate-100 last:border-0 ${selected ? "bg-indigo-50/70" : "hover:bg-slate-50"}`}
+    >
+      {children}
+    </tr>
+  );
+}
+
 const labelsNeeded = (n: number) => (n > 100_000 ? "> 100k labels" : `+${n.toLocaleString("en")} labels`);
 
 export function ClusteringRanking({
@@ -114,13 +128,7 @@ export function ClusteringRanking({
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr
-              key={r.name}
-              data-testid="ranking-row"
-              data-clustering={r.name}
-              onClick={() => onSelect(r.name)}
-              className={`cursor-pointer whitespace-nowrap border-b border-slate-100 last:border-0 ${selected === r.name ? "bg-indigo-50/70" : "hover:bg-slate-50"}`}
-            >
+            <RankingRow key={r.name} name={r.name} selected={selected === r.name} onSelect={onSelect}>
               <td className="py-1.5 pl-4 pr-2">
                 {dot(r.name)}
                 <span className="font-mono text-[13px]">{r.name}</span>
@@ -129,7 +137,7 @@ export function ClusteringRanking({
               <td className="px-2 font-mono text-xs text-slate-500">{scores.get(r.name)?.space ?? "—"}</td>
               {labelFreeCells(r.name)}
               <td />
-            </tr>
+            </RankingRow>
           ))}
         </tbody>
         <tfoot>
@@ -169,13 +177,7 @@ export function ClusteringRanking({
             const stop = stopRule[r.name]?.[metric];
             const truth = trueMetrics?.[r.name]?.[metric];
             return (
-              <tr
-                key={r.name}
-                data-testid="ranking-row"
-                data-clustering={r.name}
-                onClick={() => onSelect(r.name)}
-                className={`cursor-pointer whitespace-nowrap border-b border-slate-100 last:border-0 ${selected === r.name ? "bg-indigo-50/70" : "hover:bg-slate-50"}`}
-              >
+              <RankingRow key={r.name} name={r.name} selected={selected === r.name} onSelect={onSelect}>
                 <td className="py-2 pl-4 pr-1.5" title={`${r.k} clusters`}>
                   {dot(r.name)}
                   <span className="font-mono text-[13px]">{r.name}</span>
@@ -215,7 +217,7 @@ export function ClusteringRanking({
                     </span>
                   )}
                 </td>
-              </tr>
+              </RankingRow>
             );
           })}
         </tbody>
