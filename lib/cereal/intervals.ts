@@ -6,7 +6,7 @@
  * clustering, so their estimates are compared within a draw: P(best) is the share of draws in
  * which a clustering has the highest value of a metric (ties shared).
  */
-import { clampMetric, METRIC_KEYS, metricsFromTable, type MetricKey } from "@/lib/metrics";
+import { clampMetric, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
 import { pointMetrics, type Estimator, type EstimatorInput } from "./estimators";
 import type { TestClustering } from "./problem";
 import { Random } from "./random";
@@ -17,6 +17,8 @@ export interface IntervalOptions {
   /** coverage of the interval (default 0.9) */
   readonly level?: number;
   readonly seed: number;
+  /** the point estimates already made (estimateMetrics), so an estimator centred on its estimate does not make them again */
+  readonly estimates?: Readonly<Record<string, MetricValues>>;
 }
 
 export type Interval = readonly [number, number];
@@ -104,7 +106,7 @@ export function bootstrapIntervals(
   const tail = (1 - level) / 2;
   for (const c of clusterings) {
     interval[c.name] = {} as Record<MetricKey, Interval>;
-    const point = estimator.intervalCentre === "estimate" ? pointMetrics(estimator, input, c) : null;
+    const point = estimator.intervalCentre === "estimate" ? (options.estimates?.[c.name] ?? pointMetrics(estimator, input, c)) : null;
     for (const k of METRIC_KEYS) {
       const sorted = values[c.name][k].slice().sort();
       const lower = quantile(sorted, tail);

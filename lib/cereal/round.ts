@@ -160,13 +160,15 @@ export async function runRound(state: CerealState, surrogate: Surrogate | null, 
   const input: EstimatorInput = { n, numClasses: C, labeled, unlabeled, proba: calibrated, draws: state.draws, outOfSample: record };
   const byEstimator: RoundResult["byEstimator"] = {};
   for (const [i, estimator] of [options.estimator, ...(options.compare ?? []).filter((e) => e.name !== options.estimator.name)].entries()) {
+    const estimate = estimateMetrics(input, problem.clusterings, estimator);
     byEstimator[estimator.name] = {
-      estimate: estimateMetrics(input, problem.clusterings, estimator),
+      estimate,
       intervals:
         options.intervals === false
           ? null
           : bootstrapIntervals(input, problem.clusterings, estimator, {
               ...options.intervals,
+              estimates: estimate,
               // the primary estimator keeps the stream it always had; compared ones get their own
               seed: i === 0 ? deriveSeed(options.seed, "intervals", round) : deriveSeed(options.seed, "intervals", round, estimator.name),
             }),
