@@ -79,13 +79,18 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
   const filterRef = useRef<HTMLInputElement>(null);
 
   const current = session.current;
-  const [armedFor, setArmedFor] = useState<string | null>(null);
+  const currentId = current?.id ?? null;
+  // Every item shown, a re-shown one (undo) included, starts unarmed in the very render that
+  // shows it: a timer left over from the item before cannot arm it early, so the page never
+  // says "armed" while a key would still be ignored.
+  const [arming, setArming] = useState<{ id: string | null; armed: boolean }>({ id: null, armed: false });
+  if (arming.id !== currentId) setArming({ id: currentId, armed: false });
   useEffect(() => {
-    if (!current) return;
-    const timer = setTimeout(() => setArmedFor(current.id), ARM_MS);
+    if (!currentId) return;
+    const timer = setTimeout(() => setArming((a) => (a.id === currentId ? { id: currentId, armed: true } : a)), ARM_MS);
     return () => clearTimeout(timer);
-  }, [current]);
-  const armed = current !== null && armedFor === current.id;
+  }, [currentId]);
+  const armed = currentId !== null && arming.id === currentId && arming.armed;
 
   useEffect(() => {
     if (!flash) return;
