@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "./db";
 import { requireProjectRole } from "./project-access";
 import type { SessionUser } from "./session";
-import type { ItemView } from "./tasks";
+import { itemView, type ItemView } from "./item-view";
 
 /**
  * A few labeled examples per class for the workspace's example strip: the newest items members
@@ -31,8 +31,7 @@ export async function classExamples(user: SessionUser, projectId: string, perCla
       classIndex,
       items: indexes.flatMap((index) => {
         const item = byIndex.get(index);
-        if (!item) return [];
-        return [{ index, externalId: item.externalId, text: item.text, imageUrl: item.image ? `/api/projects/${projectId}/items/${index}/image` : null }];
+        return item ? [itemView(projectId, index, item)] : [];
       }),
     });
   }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cohenKappa, krippendorffAlphaNominal } from "@/lib/metrics/agreement";
 import { db } from "./db";
+import { itemView } from "./item-view";
 import { labelValue, majority } from "./labels";
 import { requireProjectRole } from "./project-access";
 import type { SessionUser } from "./session";
@@ -74,15 +75,12 @@ export async function labelOverview(user: SessionUser, projectId: string, query:
   const items = new Map(
     (await db().item.findMany({ where: { projectId, index: { in: itemIndexes } }, select: { index: true, externalId: true, image: true, text: true } })).map((i) => [i.index, i]),
   );
-  const itemView = (index: number) => {
-    const item = items.get(index);
-    return { index, externalId: item?.externalId ?? String(index), imageUrl: item?.image ? `/api/projects/${projectId}/items/${index}/image` : null, text: item?.text ?? null };
-  };
+  const viewOf = (index: number) => itemView(projectId, index, items.get(index));
   const recent = recentRows.map((l) => ({
     id: l.id,
     taskId: l.taskId,
-    item: itemView(l.task.itemIndex),
-    itemB: l.task.itemIndexB === null ? null : itemView(l.task.itemIndexB),
+    item: viewOf(l.task.itemIndex),
+    itemB: l.task.itemIndexB === null ? null : viewOf(l.task.itemIndexB),
     kind: l.kind,
     classIndex: l.classIndex,
     answer: l.answer,
@@ -101,8 +99,8 @@ export async function labelOverview(user: SessionUser, projectId: string, query:
     recent: { page: query.page, pageSize: query.pageSize, total, labels: recent },
     ties: ties.map((t) => ({
       taskId: t.id,
-      item: itemView(t.itemIndex),
-      itemB: t.itemIndexB === null ? null : itemView(t.itemIndexB),
+      item: viewOf(t.itemIndex),
+      itemB: t.itemIndexB === null ? null : viewOf(t.itemIndexB),
       votes: t.labels.filter((l) => l.kind === "label").map((l) => ({ annotator: userById.get(l.userId)?.name ?? "?", value: labelValue(l), name: valueName(labelValue(l)) })),
     })),
   };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ensureSeedBatch } from "./batches";
 import { transaction, type Tx } from "./db";
+import { itemView, type ItemView } from "./item-view";
 import { overflowDraws } from "./overflow";
 import { requireProjectRole } from "./project-access";
 import type { SessionUser } from "./session";
@@ -23,12 +24,6 @@ export interface TaskView {
   leaseExpiresAt: string;
   item: ItemView;
   itemB: ItemView | null;
-}
-export interface ItemView {
-  index: number;
-  externalId: string;
-  text: string | null;
-  imageUrl: string | null;
 }
 
 export async function nextTasks(user: SessionUser, projectId: string, count: number): Promise<{ tasks: TaskView[]; state: QueueState; message?: string }> {
@@ -59,15 +54,7 @@ export async function nextTasks(user: SessionUser, projectId: string, count: num
       where: { projectId, index: { in: tasks.flatMap((t) => (t.itemIndexB === null ? [t.itemIndex] : [t.itemIndex, t.itemIndexB])) } },
     });
     const byIndex = new Map(items.map((i) => [i.index, i]));
-    const view = (index: number): ItemView => {
-      const item = byIndex.get(index);
-      return {
-        index,
-        externalId: item?.externalId ?? String(index),
-        text: item?.text ?? null,
-        imageUrl: item?.image ? `/api/projects/${projectId}/items/${index}/image` : null,
-      };
-    };
+    const view = (index: number) => itemView(projectId, index, byIndex.get(index));
     return {
       state: "ok" as const,
       tasks: tasks.map((t) => ({
