@@ -162,6 +162,23 @@ test("the owner switches metric and clustering and reads the heatmap", async ({ 
   expect(firstRow.map((t) => (t === "" ? 0 : Number(t)))).toEqual(view.cells[0]);
   await shoot(page, "dashboard-ari-k5");
 
+  // a cell opens its items: as many as it counts, labels marked, 24 at a time
+  const count = Math.max(...view.cells.flat());
+  const c = view.cells.findIndex((row: number[]) => row.includes(count));
+  const k = view.cells[c].indexOf(count);
+  expect(count).toBeGreaterThan(24);
+  await heatmap.getByTestId("heatmap-row").nth(c).locator("td").nth(k).getByRole("button").click();
+  const cell = page.getByTestId("cell-items");
+  await expect(cell.getByRole("heading")).toHaveText(`${view.classes[c]} in cluster ${k} · ${count} items`);
+  await expect(cell.getByTestId("cell-item")).toHaveCount(24);
+  await cell.getByRole("button", { name: `Show more (${count - 24} left)` }).click();
+  await expect(cell.getByTestId("cell-item")).toHaveCount(Math.min(48, count));
+  const { items } = await (await page.request.get(`/api/projects/${projectId}/items?clustering=kmeans_k5&cluster=${k}&class=${c}&limit=48`)).json();
+  await expect(cell.locator("[data-testid=cell-item][data-labeled=true]")).toHaveCount(items.filter((i: { labeled: boolean }) => i.labeled).length);
+  await shoot(page, "dashboard-cell-items");
+  await cell.getByRole("button", { name: "Close the cell's items" }).click();
+  await expect(cell).toBeHidden();
+
   // pause and resume through the settings API; the button follows the live snapshot
   await page.getByRole("button", { name: "Pause" }).click();
   await expect(page.getByText("paused", { exact: true })).toBeVisible();

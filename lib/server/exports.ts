@@ -1,10 +1,9 @@
 import { stringify } from "csv-stringify/sync";
 import { ByteWriter, ParquetWriter, schemaFromColumnData, type ColumnSource } from "hyparquet-writer";
 import { z } from "zod";
-import { readNpy } from "@/lib/data/npy";
 import { db } from "./db";
+import { latestRoundResults } from "./item-assignments";
 import { requireProjectRole } from "./project-access";
-import { projectFile } from "./project-files";
 import { runSettings } from "./run-settings";
 import type { SessionUser } from "./session";
 
@@ -86,8 +85,8 @@ async function* labelPages(projectId: string): AsyncGenerator<Row[]> {
 async function* itemPages(projectId: string): AsyncGenerator<Row[]> {
   const project = await db().project.findUniqueOrThrow({ where: { id: projectId } });
   const classes = new Map((await db().referenceClass.findMany({ where: { projectId } })).map((c) => [c.index, c.name]));
-  const round = await db().round.findFirst({ where: { projectId, status: "done", resultsFile: { not: null } }, orderBy: { index: "desc" } });
-  const results = round ? ((await readNpy(projectFile(project, round.resultsFile!))).data as Float32Array) : null;
+  const latest = await latestRoundResults(projectId, project);
+  const results = latest?.results ?? null;
   const name = (index: number) => classes.get(index) ?? String(index);
   // a pairwise round's ids are the L2C surrogate's clusters, not reference classes: never named as one
   const pseudoName = project.mode === "pairwise" ? (id: number) => `cluster ${id}` : name;
@@ -110,7 +109,7 @@ async function* itemPages(projectId: string): AsyncGenerator<Row[]> {
         label: human.has(item.index) ? name(human.get(item.index)!) : null,
         pseudo_label: pseudo === null ? null : pseudoName(pseudo),
         confidence: pseudo === null ? null : results![item.index * 2 + 1],
-        round: round?.index ?? null,
+        round: latest?.round ?? null,
       };
     });
   }

@@ -55,7 +55,7 @@ describe("item list", () => {
     }
     expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => i));
     const first = await (await page(owner, projectId, "limit=1")).json();
-    expect(first).toEqual({ items: [{ index: 0, id: "item-0", hasImage: false, text: "text of item 0" }], next: 0 });
+    expect(first).toEqual({ items: [{ index: 0, externalId: "item-0", imageUrl: null, text: "text of item 0" }], next: 0 });
     expect((await page(owner, projectId, "limit=501")).status).toBe(400);
     expect((await page(annotator, projectId, "")).status).toBe(403);
     expect((await page(outsider, projectId, "")).status).toBe(403);

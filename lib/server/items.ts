@@ -1,7 +1,9 @@
 /**
  * Items as the browser gets them: images streamed from the project folder through an
- * authorized route (never public/), and the owner's paginated item list. Pages follow
- * Item(projectId, index), the unique index, so page k costs the same at N = 1M as page 1.
+ * authorized route (never public/), and the owner's paginated item list. The whole list pages by
+ * Item(projectId, index), the unique index, so page k costs the same at N = 1M as page 1; one cell
+ * of a clustering's contingency view reads the clustering and the latest round's results (one
+ * pass over N) for each page.
  */
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
@@ -9,7 +11,9 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { z } from "zod";
 import { db } from "./db";
-import { notFound } from "./errors";
+import { badRequest, notFound } from "./errors";
+import { clusterAssignments, itemClasses } from "./item-assignments";
+import { itemView } from "./item-view";
 import { requireProjectRole } from "./project-access";
 import { projectFile } from "./project-files";
 import type { SessionUser } from "./session";
@@ -56,17 +60,63 @@ export async function itemImage(user: SessionUser, projectId: string, rawIndex: 
 export const listItemsQuery = z.object({
   after: z.coerce.number().int().min(-1).default(-1),
   limit: z.coerce.number().int().min(1).max(500).default(100),
+  clustering: z.string().min(1).optional(),
+  cluster: z.coerce.number().int().min(0, "A cluster is 0 or more.").optional(),
+  class: z.coerce.number().int().min(0, "A class index is 0 or more.").optional(),
 });
 
-/** Items after index `after`, in index order; `next` is the cursor of the following page (null at the end). */
+const ITEM_SELECT = { index: true, externalId: true, image: true, text: true } as const;
+
+/**
+ * Items after index `after`, in index order; `next` is the cursor of the following page (null at
+ * the end). With `clustering` (and optionally `cluster`, `class`) only the items of that cell of
+ * the contingency view, each with its cluster and its class: a human label, or the latest round's
+ * pseudo-label with the surrogate's confidence; `total` counts the whole cell.
+ */
 export async function listItems(user: SessionUser, projectId: string, query: z.infer<typeof listItemsQuery>) {
   await requireProjectRole(user, projectId, "OWNER");
-  const items = await db().item.findMany({
-    where: { projectId, index: { gt: query.after } },
-    orderBy: { index: "asc" },
-    take: query.limit,
-    select: { index: true, externalId: true, image: true, text: true },
-  });
-  const next = items.length === query.limit ? items[items.length - 1].index : null;
-  return { items: items.map((i) => ({ index: i.index, id: i.externalId, hasImage: i.image !== null, text: i.text })), next };
+  if (query.clustering === undefined) {
+    if (query.cluster !== undefined || query.class !== undefined)
+      throw badRequest("Filtering by cluster or class needs the clustering too: ?clustering=NAME&cluster=K&class=C.");
+    const items = await db().item.findMany({ where: { projectId, index: { gt: query.after } }, orderBy: { index: "asc" }, take: query.limit, select: ITEM_SELECT });
+    const next = items.length === query.limit ? items[items.length - 1].index : null;
+    return { items: items.map((item) => itemView(projectId, item.index, item)), next };
+  }
+  return listCellItems(projectId, { ...query, clustering: query.clustering });
+}
+
+async function listCellItems(projectId: string, query: z.infer<typeof listItemsQuery> & { clustering: string }) {
+  const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { dataPath: true, n: true, mode: true, _count: { select: { classes: true } } } });
+  if (query.class !== undefined && project.mode === "pairwise") throw badRequest("A pairwise project has no class labels to filter by.");
+  const { k, assignments } = await clusterAssignments(projectId, project, query.clustering);
+  if (query.cluster !== undefined && query.cluster >= k) throw badRequest(`${query.clustering} has clusters 0 to ${k - 1}; there is no cluster ${query.cluster}.`);
+  if (query.class !== undefined && query.class >= project._count.classes)
+    throw badRequest(`This project has classes 0 to ${project._count.classes - 1}; there is no class ${query.class}.`);
+  const classOf = project.mode === "pairwise" ? null : await itemClasses(projectId, project);
+  const matches: number[] = [];
+  for (let i = 0; i < project.n; i++) {
+    if (query.cluster !== undefined && assignments[i] !== query.cluster) continue;
+    if (query.class !== undefined && classOf!.classes[i] !== query.class) continue;
+    matches.push(i);
+  }
+  const start = matches.findIndex((i) => i > query.after);
+  const page = start < 0 ? [] : matches.slice(start, start + query.limit);
+  const rows = await db().item.findMany({ where: { projectId, index: { in: page } }, orderBy: { index: "asc" }, select: ITEM_SELECT });
+  const next = page.length === query.limit && start + page.length < matches.length ? page[page.length - 1] : null;
+  return {
+    items: rows.map((row) => {
+      const i = row.index;
+      const known = classOf !== null && classOf.classes[i] >= 0;
+      return {
+        ...itemView(projectId, i, row),
+        cluster: assignments[i],
+        class: known ? classOf.classes[i] : null,
+        labeled: classOf?.labeled[i] === 1,
+        confidence: known && !Number.isNaN(classOf.confidence[i]) ? classOf.confidence[i] : null,
+      };
+    }),
+    next,
+    total: matches.length,
+    source: classOf?.source ?? null,
+  };
 }

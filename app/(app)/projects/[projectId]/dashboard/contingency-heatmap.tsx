@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { CellItems } from "./cell-items";
 import { formatMetric } from "./dashboard-types";
 
 interface ContingencyView {
@@ -20,11 +21,14 @@ interface ContingencyView {
 /**
  * Reference classes x clusters, counted over labels and the latest pseudo-labels. Shading is a
  * cell's share of its class; each class's largest cell is boxed (the AP metric's L_i): two classes
- * boxed in one column is what lowers associativity, a flat row what lowers peakiness.
+ * boxed in one column is what lowers associativity, a flat row what lowers peakiness. A cell opens
+ * its items.
  */
 export function ContingencyHeatmap({ projectId, clustering, version }: { projectId: string; clustering: string; version: string }) {
   const [view, setView] = useState<ContingencyView | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [chosenCell, setSelected] = useState<{ clustering: string; c: number; k: number } | null>(null);
+  const selected = chosenCell?.clustering === clustering ? chosenCell : null;
   useEffect(() => {
     let live = true;
     fetch(`/api/projects/${projectId}/contingency?clustering=${encodeURIComponent(clustering)}`)
@@ -85,15 +89,25 @@ export function ContingencyHeatmap({ projectId, clustering, version }: { project
                   {row.map((v, k) => {
                     const share = sum ? v / sum : 0;
                     const boxed = view.rowMaxima[c].includes(k);
+                    const chosen = selected?.c === c && selected.k === k;
                     return (
                       <td
                         key={k}
                         data-boxed={boxed || undefined}
-                        title={`${view.classes[c]} in cluster ${k}: ${v} (${Math.round(share * 100)}% of the class)`}
-                        className={`h-6 w-8 rounded-sm text-center ${boxed ? "outline-2 -outline-offset-2 outline-slate-900" : ""} ${share > 0.55 ? "text-white" : "text-slate-700"}`}
+                        className={`h-6 w-8 rounded-sm p-0 text-center ${boxed ? "outline-2 -outline-offset-2 outline-slate-900" : ""} ${chosen ? "ring-2 ring-amber-400" : ""} ${share > 0.55 ? "text-white" : "text-slate-700"}`}
                         style={{ background: v ? `rgba(79, 70, 229, ${(0.08 + 0.92 * share).toFixed(3)})` : "#f8fafc" }}
                       >
-                        {v || ""}
+                        {v ? (
+                          <button
+                            type="button"
+                            aria-pressed={chosen}
+                            onClick={() => setSelected(chosen ? null : { clustering, c, k })}
+                            title={`${view.classes[c]} in cluster ${k}: ${v} (${Math.round(share * 100)}% of the class). Show its items.`}
+                            className="h-full w-full cursor-pointer rounded-sm hover:ring-2 hover:ring-amber-300"
+                          >
+                            {v}
+                          </button>
+                        ) : null}
                       </td>
                     );
                   })}
@@ -103,6 +117,17 @@ export function ContingencyHeatmap({ projectId, clustering, version }: { project
           </tbody>
         </table>
       </div>
+      {selected && view.cells[selected.c]?.[selected.k] ? (
+        <CellItems
+          projectId={projectId}
+          clustering={clustering}
+          classIndex={selected.c}
+          className={view.classes[selected.c]}
+          cluster={selected.k}
+          version={version}
+          onClose={() => setSelected(null)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -2,14 +2,10 @@
 
 import { useCallback, useEffect, useState } from "react";
 import { apiJson } from "@/app/components/api";
+import type { ItemView } from "@/lib/server/item-view";
 import { formatMetric } from "./dashboard-types";
+import { ItemThumb } from "./item-thumb";
 
-interface ItemView {
-  index: number;
-  externalId: string;
-  imageUrl: string | null;
-  text: string | null;
-}
 interface Overview {
   mode: string;
   overlap: number;
@@ -114,8 +110,8 @@ export function LabelsPanel({ projectId, version }: { projectId: string; version
             <ul className="mt-2 space-y-2">
               {overview.ties.map((t) => (
                 <li key={t.taskId} className="flex items-center gap-3 rounded-md border border-rose-100 bg-rose-50/40 p-2 text-xs">
-                  <Thumb item={t.item} />
-                  {t.itemB && <Thumb item={t.itemB} />}
+                  <ItemThumb item={t.item} />
+                  {t.itemB && <ItemThumb item={t.itemB} />}
                   <div className="min-w-0 flex-1">
                     <div className="text-slate-600">{t.votes.map((v) => `${v.annotator}: ${v.name}`).join(" · ")}</div>
                     <div className="mt-1 flex flex-wrap gap-1">
@@ -158,8 +154,8 @@ export function LabelsPanel({ projectId, version }: { projectId: string; version
         <ul className="mt-2 grid grid-cols-2 gap-2 xl:grid-cols-3" data-testid="recent-labels">
           {overview.recent.labels.map((l) => (
             <li key={l.id} className="flex items-center gap-2 rounded-md border border-slate-200 p-1.5" data-testid="recent-label" data-item={l.item.index}>
-              <Thumb item={l.item} />
-              {l.itemB && <Thumb item={l.itemB} />}
+              <ItemThumb item={l.item} />
+              {l.itemB && <ItemThumb item={l.itemB} />}
               <div className="min-w-0 flex-1 text-xs">
                 {l.kind === "label" ? (
                   <select
@@ -187,16 +183,5 @@ export function LabelsPanel({ projectId, version }: { projectId: string; version
         </ul>
       </section>
     </div>
-  );
-}
-
-function Thumb({ item }: { item: ItemView }) {
-  if (item.imageUrl)
-    // eslint-disable-next-line @next/next/no-img-element -- an authorized API image, not a static asset for next/image
-    return <img src={item.imageUrl} alt={`item ${item.externalId}`} width={36} height={36} className="h-9 w-9 shrink-0 rounded bg-slate-100 object-cover [image-rendering:pixelated]" />;
-  return (
-    <span className="flex h-9 w-9 shrink-0 items-center justify-center overflow-hidden rounded bg-slate-100 p-0.5 text-[9px] leading-tight text-slate-600" title={item.text ?? item.externalId}>
-      {item.text ? item.text.slice(0, 24) : `#${item.index}`}
-    </span>
   );
 }
