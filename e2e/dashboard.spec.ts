@@ -4,6 +4,7 @@ import { parse } from "csv-parse/sync";
 import { zipSync, type Zippable } from "fflate";
 import { parquetReadObjects } from "hyparquet";
 import { expect, test, type APIRequestContext, type Download, type Page } from "@playwright/test";
+import { ESTIMATOR_SUMMARIES } from "../lib/cereal/estimator-summaries";
 import { encodeNpy, parseNpy } from "../lib/data/npy";
 import { ADMIN, signIn } from "./session";
 
@@ -130,6 +131,8 @@ test("the owner watches estimates appear and update live while an annotator labe
   await expect(page.getByTestId("round-row")).toHaveCount(2);
   // the estimator behind the numbers, and round 0's model measured on batch 1 (out of sample)
   await expect(page.getByTestId("round-estimator")).toContainText(/Estimates from the guarded estimator; surrogate \d+% right on new labels, calibration error \d\.\d\d\./);
+  // and under the ranking, what its estimate and interval are
+  await expect(ranking(page).getByTestId("estimator-summary")).toHaveText(`Estimate (guarded): ${ESTIMATOR_SUMMARIES.guarded.estimate} Interval and P(best): ${ESTIMATOR_SUMMARIES.guarded.interval}`);
   await shoot(page, "dashboard");
   await shoot(page, "dashboard-full");
   await context.close();

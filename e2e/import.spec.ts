@@ -1,5 +1,6 @@
 import { zipSync, type Zippable } from "fflate";
 import { expect, test } from "@playwright/test";
+import { ESTIMATOR_SUMMARIES } from "../lib/cereal/estimator-summaries";
 import { encodeNpy } from "../lib/data/npy";
 import { clusterIds, embeddingValues } from "../lib/data/test-bundles";
 import { ADMIN, signIn } from "./session";
@@ -61,6 +62,9 @@ test("a researcher creates a project from a zipped bundle and sees the mapping c
   await expect(sampling.getByLabel("Acquisition function")).toHaveValue("hardnmi");
   await expect(sampling.getByLabel("Sampling design")).toHaveValue("proportional");
   await expect(sampling.getByRole("combobox", { name: /^Estimator/ })).toHaveValue("guarded");
+  await expect(sampling.getByText(ESTIMATOR_SUMMARIES.guarded.estimate)).toBeVisible();
+  await sampling.getByRole("combobox", { name: /^Estimator/ }).selectOption("argmax");
+  await expect(sampling.getByText(ESTIMATOR_SUMMARIES.argmax.estimate)).toBeVisible();
   await sampling.getByLabel("Acquisition function").selectOption("random");
   await expect(sampling.getByLabel("Sampling design")).toHaveValue("uniform");
   await expect(sampling.getByLabel("Sampling design").locator("option")).toHaveText(["uniform"]);
@@ -70,6 +74,7 @@ test("a researcher creates a project from a zipped bundle and sees the mapping c
   await expect(sampling.getByLabel("Sampling design")).toHaveValue("uniform");
   await sampling.getByRole("button", { name: "Use the recommended configuration" }).click();
   await expect(sampling.getByLabel("Sampling design")).toHaveValue("proportional");
+  await expect(sampling.getByRole("combobox", { name: /^Estimator/ })).toHaveValue("guarded");
   await sampling.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByText("Settings saved.")).toBeVisible();
   await expect(page.getByTestId("recommended-configuration")).toBeVisible();

@@ -1,5 +1,6 @@
 "use client";
 
+import { estimatorSummary } from "@/lib/cereal/estimator-summaries";
 import { formatMetric, type MetricKey, type RoundRow, type StopRule, type TrueMetrics } from "./dashboard-types";
 import { formatScore, LABEL_FREE_MEASURES, measureValue, type LabelFreeMeasure, type LabelFreeScore, type LabelFreeView } from "./use-label-free";
 
@@ -84,6 +85,7 @@ export function ClusteringRanking({
   measure: LabelFreeMeasure;
 }) {
   const { ranked, round } = rankClusterings(rounds, metric, clusterings);
+  const summary = round?.estimator ? estimatorSummary(round.estimator) : null;
   const scores = new Map(labelFree.state === "ready" ? labelFree.clusterings.map((c) => [c.name, c]) : []);
   const rows = orderedRows(ranked, clusterings, scores);
   const { digits } = LABEL_FREE_MEASURES.find((m) => m.key === measure)!;
@@ -224,10 +226,13 @@ export function ClusteringRanking({
         <tfoot>
           <tr>
             <td colSpan={showTruth ? 10 : 9} className="px-4 pb-3 pt-3 text-[11px] leading-relaxed text-slate-500">
-              Estimate: labels + the surrogate&apos;s pseudo-labels. Interval and P(best): 90% bootstrap over the labels with pseudo-labels drawn from the
-              surrogate, so early on an interval may not contain its estimate. Stop rule: interval narrower than 0.02 and a move under 0.01 over the last 3
-              rounds; the labels still needed come from the interval widths so far. Paired and ACE need no labels: a clustering without an estimate is
-              new since the last round and ranks by ACE until the next.
+              {summary && (
+                <span data-testid="estimator-summary">
+                  Estimate ({round?.estimator}): {summary.estimate} Interval and P(best): {summary.interval}{" "}
+                </span>
+              )}
+              Stop rule: interval narrower than 0.02 and a move under 0.01 over the last 3 rounds; the labels still needed come from the interval widths
+              so far. Paired and ACE need no labels: a clustering without an estimate is new since the last round and ranks by ACE until the next.
             </td>
           </tr>
         </tfoot>

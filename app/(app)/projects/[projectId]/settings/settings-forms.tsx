@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { estimatorSummary } from "@/lib/cereal/estimator-summaries";
 import { useState } from "react";
 import { apiJson } from "@/app/components/api";
 
@@ -221,7 +222,13 @@ export function SettingsForm({
             onChange={(v) => set("design", v)}
             hint="Proportional draws are a probability sample: the estimators can weight them back."
           />
-          <SelectField label="Estimator" value={s.estimator} options={estimators} onChange={(v) => set("estimator", v)} />
+          <SelectField
+            label="Estimator"
+            value={s.estimator}
+            options={estimators}
+            onChange={(v) => set("estimator", v)}
+            hint={estimatorSummary(s.estimator)?.estimate}
+          />
           <NumberField label="Seed size" min={1} value={s.seedSize} onChange={(v) => set("seedSize", v)} hint="Drawn uniformly first." />
           <NumberField label="Batch size (n)" min={1} value={s.batchSize} onChange={(v) => set("batchSize", v)} />
           <NumberField label="Budget (labels)" min={1} value={s.budget} onChange={(v) => set("budget", v)} />

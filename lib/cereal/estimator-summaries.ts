@@ -1,0 +1,35 @@
+/**
+ * What each estimator's numbers mean, in a sentence each, for the settings page and the dashboard
+ * (plain data, safe in a client bundle). Details and measurements: ESTIMATORS.md.
+ */
+export interface EstimatorSummary {
+  /** what the point estimate is computed from */
+  readonly estimate: string;
+  /** how its 90% interval (and P(best)) come about */
+  readonly interval: string;
+}
+
+const BOOTSTRAP = "90% bootstrap: the labeled items resampled and every pseudo-label drawn from the surrogate, so early on an interval may not contain its estimate.";
+
+export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
+  labels: { estimate: "the labeled items alone, no surrogate (Random in the paper's tables).", interval: "90% bootstrap over the labeled items." },
+  argmax: { estimate: "labels + the surrogate's most likely class on every other item (the paper's estimator).", interval: BOOTSTRAP },
+  soft: { estimate: "labels + the surrogate's whole class distribution on every other item (expected counts).", interval: BOOTSTRAP },
+  ppi: {
+    estimate: "prediction-powered: the surrogate's soft table over every item, corrected by its errors on each newly labeled batch (made before it saw them), weighted by how the batch was drawn, power-tuned.",
+    interval: BOOTSTRAP,
+  },
+  "ppi-hard": { estimate: "prediction-powered as ppi, from the surrogate's most likely class instead of its distribution.", interval: BOOTSTRAP },
+  "ppi-untuned": { estimate: "prediction-powered as ppi, with the whole correction (lambda = 1).", interval: BOOTSTRAP },
+  "ppi-size": { estimate: "prediction-powered as ppi, its batches weighted by size.", interval: BOOTSTRAP },
+  "ppi-ht": { estimate: "prediction-powered as ppi, with a plain Horvitz-Thompson correction.", interval: BOOTSTRAP },
+  guarded: {
+    estimate:
+      "soft (labels + the surrogate's class distributions) while the surrogate is healthy; once it gets under 60% of newly labeled items right, prediction-powered with a jackknife correction of its small-sample bias.",
+    interval: "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median.",
+  },
+};
+
+export function estimatorSummary(name: string): EstimatorSummary | null {
+  return ESTIMATOR_SUMMARIES[name] ?? null;
+}
