@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useState } from "react";
 import { apiJson } from "@/app/components/api";
+import { estimatorSummary } from "@/lib/cereal/estimator-summaries";
 import { ConvergenceChart } from "../dashboard/convergence-chart";
 import { CLUSTERING_COLORS, formatMetric, METRICS, type MetricKey, type RoundRow } from "../dashboard/dashboard-types";
 import { MetricTabs } from "../dashboard/metric-tabs";
@@ -154,7 +155,7 @@ export function SimulationRuns({
         </label>
         <label className="flex flex-col gap-1">
           Estimator
-          <select className={field} value={form.estimator} onChange={(e) => setForm({ ...form, estimator: e.target.value })}>
+          <select className={field} value={form.estimator} title={estimatorSummary(form.estimator)?.estimate} onChange={(e) => setForm({ ...form, estimator: e.target.value })}>
             {estimators.map((a) => (
               <option key={a}>{a}</option>
             ))}
