@@ -3,25 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as itemsRoute from "@/app/api/projects/[projectId]/items/route";
 import { readNpy } from "@/lib/data/npy";
 import { db } from "./db";
+import type { CellItem, CellPage } from "./items";
 import { DIGITS, digitsProject, fastRoundHandlers, labelAll } from "./labeling-test-fixture";
 import { requestAs, routeContext } from "./test-requests";
 import { runOneJob } from "./worker";
-
-interface CellItem {
-  index: number;
-  externalId: string;
-  imageUrl: string | null;
-  cluster: number;
-  class: number | null;
-  labeled: boolean;
-  confidence: number | null;
-}
-interface CellPage {
-  items: CellItem[];
-  next: number | null;
-  total: number;
-  source: { kind: string; round: number | null };
-}
 
 let fixture: Awaited<ReturnType<typeof digitsProject>>;
 let kmeans: Int32Array;

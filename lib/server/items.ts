@@ -12,8 +12,8 @@ import { Readable } from "node:stream";
 import { z } from "zod";
 import { db } from "./db";
 import { badRequest, notFound } from "./errors";
-import { clusterAssignments, itemClasses } from "./item-assignments";
-import { itemView } from "./item-view";
+import { clusterAssignments, itemClasses, type ItemClasses } from "./item-assignments";
+import { itemView, type ItemView } from "./item-view";
 import { requireProjectRole } from "./project-access";
 import { projectFile } from "./project-files";
 import type { SessionUser } from "./session";
@@ -85,7 +85,24 @@ export async function listItems(user: SessionUser, projectId: string, query: z.i
   return listCellItems(projectId, { ...query, clustering: query.clustering });
 }
 
-async function listCellItems(projectId: string, query: z.infer<typeof listItemsQuery> & { clustering: string }) {
+/** An item of one contingency cell: its cluster, and its class with where that class comes from. */
+export interface CellItem extends ItemView {
+  cluster: number;
+  /** the human label's class on labeled items, the latest round's pseudo-label elsewhere (null: none yet) */
+  class: number | null;
+  labeled: boolean;
+  /** the surrogate's probability of a pseudo-label; null on labeled items */
+  confidence: number | null;
+}
+export interface CellPage {
+  items: CellItem[];
+  next: number | null;
+  /** items in the whole cell */
+  total: number;
+  source: ItemClasses["source"] | null;
+}
+
+async function listCellItems(projectId: string, query: z.infer<typeof listItemsQuery> & { clustering: string }): Promise<CellPage> {
   const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { dataPath: true, n: true, mode: true, _count: { select: { classes: true } } } });
   if (query.class !== undefined && project.mode === "pairwise") throw badRequest("A pairwise project has no class labels to filter by.");
   const { k, assignments } = await clusterAssignments(projectId, project, query.clustering);

@@ -2,18 +2,8 @@
 
 import { useEffect, useState } from "react";
 import { apiJson } from "@/app/components/api";
-import type { ItemView } from "@/lib/server/item-view";
+import type { CellItem, CellPage } from "@/lib/server/items";
 import { ItemThumb } from "./item-thumb";
-
-interface CellItem extends ItemView {
-  labeled: boolean;
-  confidence: number | null;
-}
-interface CellPage {
-  items: CellItem[];
-  next: number | null;
-  total: number;
-}
 
 const PAGE = 24;
 
