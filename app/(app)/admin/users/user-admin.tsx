@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { apiJson } from "@/app/components/api";
+import { PeopleTable } from "@/app/components/people-table";
 
 type Role = "ADMIN" | "RESEARCHER" | "ANNOTATOR";
 interface UserRow {
@@ -79,46 +80,34 @@ export function UserAdmin({ initialUsers, currentUserId }: { initialUsers: UserR
           Create user
         </button>
       </form>
-      <div className="overflow-hidden rounded-xl border border-slate-200 bg-white">
-        <table className="w-full text-sm">
-          <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
-            <tr>
-              <th className="px-4 py-2 font-medium">Name</th>
-              <th className="px-4 py-2 font-medium">Email</th>
-              <th className="px-4 py-2 font-medium">Role</th>
-              <th className="px-4 py-2" />
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {users.map((u) => (
-              <tr key={u.id}>
-                <td className="px-4 py-2">{u.name}</td>
-                <td className="px-4 py-2 text-slate-600">{u.email}</td>
-                <td className="px-4 py-2">
-                  <select
-                    aria-label={`Role of ${u.email}`}
-                    value={u.role}
-                    disabled={u.id === currentUserId}
-                    onChange={(e) => changeRole(u, e.target.value as Role)}
-                    className="rounded-md border border-slate-300 px-2 py-1 text-sm disabled:bg-slate-50"
-                  >
-                    {ROLES.map((r) => (
-                      <option key={r} value={r}>
-                        {r.toLowerCase()}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td className="px-4 py-2 text-right">
-                  <button type="button" onClick={() => resetPassword(u)} className="text-indigo-600 hover:text-indigo-500">
-                    Reset password
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <PeopleTable>
+        {users.map((u) => (
+          <tr key={u.id}>
+            <td className="px-4 py-2">{u.name}</td>
+            <td className="px-4 py-2 text-slate-600">{u.email}</td>
+            <td className="px-4 py-2">
+              <select
+                aria-label={`Role of ${u.email}`}
+                value={u.role}
+                disabled={u.id === currentUserId}
+                onChange={(e) => changeRole(u, e.target.value as Role)}
+                className="rounded-md border border-slate-300 px-2 py-1 text-sm disabled:bg-slate-50"
+              >
+                {ROLES.map((r) => (
+                  <option key={r} value={r}>
+                    {r.toLowerCase()}
+                  </option>
+                ))}
+              </select>
+            </td>
+            <td className="px-4 py-2 text-right">
+              <button type="button" onClick={() => resetPassword(u)} className="text-indigo-600 hover:text-indigo-500">
+                Reset password
+              </button>
+            </td>
+          </tr>
+        ))}
+      </PeopleTable>
     </div>
   );
 }

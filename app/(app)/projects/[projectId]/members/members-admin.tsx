@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { apiJson } from "@/app/components/api";
+import { PeopleTable } from "@/app/components/people-table";
 
 interface Member {
   id: string;
@@ -123,35 +124,23 @@ export function MembersAdmin({ projectId, currentUserId, initialMembers, initial
         </form>
       </div>
 
-      <div className="overflow-hidden rounded-xl border border-slate-200 bg-white">
-        <table className="w-full text-sm">
-          <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
-            <tr>
-              <th className="px-4 py-2 font-medium">Name</th>
-              <th className="px-4 py-2 font-medium">Email</th>
-              <th className="px-4 py-2 font-medium">Role</th>
-              <th className="px-4 py-2" />
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {members.map((m) => (
-              <tr key={m.id}>
-                <td className="px-4 py-2">
-                  {m.name}
-                  {m.id === currentUserId && <span className="text-slate-400"> (you)</span>}
-                </td>
-                <td className="px-4 py-2 text-slate-600">{m.email}</td>
-                <td className="px-4 py-2">{m.role.toLowerCase()}</td>
-                <td className="px-4 py-2 text-right">
-                  <button type="button" onClick={() => remove(m)} className="text-slate-500 hover:text-red-600" aria-label={`Remove ${m.email}`}>
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <PeopleTable>
+        {members.map((m) => (
+          <tr key={m.id}>
+            <td className="px-4 py-2">
+              {m.name}
+              {m.id === currentUserId && <span className="text-slate-400"> (you)</span>}
+            </td>
+            <td className="px-4 py-2 text-slate-600">{m.email}</td>
+            <td className="px-4 py-2">{m.role.toLowerCase()}</td>
+            <td className="px-4 py-2 text-right">
+              <button type="button" onClick={() => remove(m)} className="text-slate-500 hover:text-red-600" aria-label={`Remove ${m.email}`}>
+                Remove
+              </button>
+            </td>
+          </tr>
+        ))}
+      </PeopleTable>
 
       {invites.length > 0 && (
         <section className={card}>
