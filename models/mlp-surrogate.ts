@@ -9,6 +9,7 @@ import type {
 } from "@/lib/cereal/surrogate";
 import { ensureBackend } from "./backend";
 import { trainFixMatch, type FixMatchOptions } from "./fixmatch";
+import { MlpModel } from "./mlp-model";
 import { Mlp, type MlpConfig } from "./mlp";
 import { Rng } from "./random";
 import { Inputs } from "./inputs";
@@ -31,15 +32,15 @@ export interface MlpSurrogateConfig {
 }
 
 /** The TF.js MLP surrogate: the standardized embeddings stay on the backend for its lifetime. */
-export class MlpSurrogate implements Surrogate {
-  private disposed = false;
-
+export class MlpSurrogate extends MlpModel implements Surrogate {
   private constructor(
-    private readonly x: Inputs,
-    private readonly mlp: Mlp,
-    private readonly backend: string,
+    x: Inputs,
+    mlp: Mlp,
+    backend: string,
     private readonly config: MlpSurrogateConfig,
-  ) {}
+  ) {
+    super(x, mlp, backend);
+  }
 
   static async create(
     embeddings: EmbeddingMatrix,
@@ -117,16 +118,6 @@ export class MlpSurrogate implements Surrogate {
   /** softmax outputs in chunks; rng given: dropout active (MC dropout), else evaluation mode */
   private predict(rows: Int32Array, rng: Rng | null): Promise<Float32Array> {
     return predictSoftmax(this.mlp, this.x, rows, rng);
-  }
-
-  private assertLive(): void {
-    if (this.disposed) throw new Error("surrogate was disposed");
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.mlp.dispose();
   }
 }
 

@@ -9,6 +9,7 @@ import type {
 import { ensureBackend } from "./backend";
 import { Inputs } from "./inputs";
 import { trainMcl, type MclOptions } from "./mcl";
+import { MlpModel } from "./mlp-model";
 import { Mlp } from "./mlp";
 import { predictSoftmax } from "./predict";
 
@@ -30,15 +31,15 @@ export interface PairwiseSurrogateConfig {
 }
 
 /** The L2C surrogate on TF.js: an MLP (or linear model) with K' outputs trained by MCL. */
-export class MclSurrogate implements PairwiseSurrogate {
-  private disposed = false;
-
+export class MclSurrogate extends MlpModel implements PairwiseSurrogate {
   private constructor(
-    private readonly x: Inputs,
-    private readonly mlp: Mlp,
-    private readonly backend: string,
+    x: Inputs,
+    mlp: Mlp,
+    backend: string,
     private readonly config: PairwiseSurrogateConfig,
-  ) {}
+  ) {
+    super(x, mlp, backend);
+  }
 
   static async create(embeddings: EmbeddingMatrix, numOutputs: number, config: PairwiseSurrogateConfig = {}): Promise<MclSurrogate> {
     if (!(numOutputs >= 2)) throw new Error(`numOutputs must be >= 2, got ${numOutputs}`);
@@ -68,16 +69,6 @@ export class MclSurrogate implements PairwiseSurrogate {
   async predictProba(rows: Int32Array): Promise<Float32Array> {
     this.assertLive();
     return predictSoftmax(this.mlp, this.x, rows, null);
-  }
-
-  private assertLive(): void {
-    if (this.disposed) throw new Error("surrogate was disposed");
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.mlp.dispose();
   }
 }
 
