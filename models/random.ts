@@ -1,12 +1,15 @@
+import { RandomStream } from "@/lib/metrics";
+
 /**
  * Seeded randomness for the trainers. Everything random in a fit (initial weights, batch draws,
  * dropout masks, mixup lambdas) comes from one of these streams, generated in JS, so a seed
  * reproduces a fit exactly on the same backend, whatever TF.js's own RNG does.
  */
-export class Rng {
+export class Rng extends RandomStream {
   private state: number;
 
   constructor(seed: number) {
+    super();
     // mix the seed so that nearby seeds give unrelated streams
     this.state = (Math.imul(seed | 0, 0x9e3779b1) ^ 0x85ebca6b) >>> 0;
   }
@@ -17,23 +20,6 @@ export class Rng {
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return (t ^ (t >>> 14)) >>> 0;
-  }
-
-  /** uniform in [0, 1) */
-  next(): number {
-    return this.nextUint32() / 4294967296;
-  }
-
-  /** integer in [0, n) */
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-
-  /** standard normal (Box-Muller) */
-  normal(): number {
-    let u = 0;
-    while (u === 0) u = this.next();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * this.next());
   }
 
   /** Gamma(shape, 1) by Marsaglia-Tsang (shape >= 1 here: Beta(9, 9)) */
@@ -59,17 +45,6 @@ export class Rng {
   beta(a: number, b: number): number {
     const x = this.gamma(a);
     return x / (x + this.gamma(b));
-  }
-
-  /** Fisher-Yates, in place */
-  shuffle<T extends { length: number; [i: number]: number }>(a: T): T {
-    for (let i = a.length - 1; i > 0; i--) {
-      const j = this.int(i + 1);
-      const t = a[i];
-      a[i] = a[j];
-      a[j] = t;
-    }
-    return a;
   }
 
   /**

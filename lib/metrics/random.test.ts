@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRandom, permutation, sampleWithoutReplacement } from "./random";
+import { createRandom, permutation, sampleWithoutReplacement, Sfc32 } from "./random";
 
 describe("createRandom", () => {
   it("repeats its sequence for a seed and differs across seeds", () => {
@@ -35,5 +35,14 @@ describe("createRandom", () => {
     expect(new Set(s).size).toBe(30);
     expect(Array.from(s)).toEqual(Array.from(s).sort((x, y) => x - y));
     expect(Array.from(permutation(8, r)).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+});
+
+describe("Sfc32", () => {
+  it("stays the stream the recorded figures were made with, a large seed's high bits folded in", () => {
+    const r = createRandom(0);
+    expect(Array.from({ length: 3 }, () => r.next())).toEqual([0.9791452463250607, 0.8250711336731911, 0.2846157543826848]);
+    expect(createRandom(2 ** 40 + 3).next()).toBe(new Sfc32((2 ** 40 + 3) ^ 2 ** 8).next());
+    expect(createRandom(Number.NaN).next()).toBe(new Sfc32(0).next());
   });
 });
