@@ -6,10 +6,9 @@ import { runPairwiseRound, type PairwiseRoundResult, type PairwiseState } from "
 import { defaultNumOutputs, type PairwiseSurrogateFactory } from "@/lib/cereal/pairwise-surrogate";
 import type { CerealProblem } from "@/lib/cereal/problem";
 import { encodeNpy } from "@/lib/data/npy";
-import { transaction } from "./db";
 import { projectDir, projectFile } from "./project-files";
 import { maybeEnqueueRound } from "./round-queue";
-import { assertProjectExists, fillNextBatch, storeEstimates, writeFileAtomically } from "./round-store";
+import { assertProjectExists, completeRound, writeFileAtomically } from "./round-store";
 import type { JobContext } from "./worker";
 import { trainingProgress } from "./round-progress";
 
@@ -106,30 +105,20 @@ export async function runPairwiseRoundJob(
   await ctx.progress({ phase: "writing" });
   const writeStarted = performance.now();
   const resultsFile = result.proba ? await writeResults(project, round, result) : null;
-  const byName = new Map(project.clusterings.map((c) => [c.name, c.id]));
-  await transaction(async (tx) => {
-    const row = await tx.round.findUniqueOrThrow({ where: { projectId_index: { projectId: project.id, index: round } } });
-    if (row.status === "done") return;
-    await storeEstimates(tx, row.id, byName, result.estimate, result.intervals);
-    if (result.next.length) {
-      const draws = result.next.map((d) => ({ row: d.row, rowB: d.rowB, score: d.score, q: d.q, design: d.design }));
-      await fillNextBatch(tx, project.id, round, overflow + batch, draws);
-    }
-    await tx.round.update({
-      where: { id: row.id },
-      data: {
-        status: "done",
-        nLabels: result.nLabels,
-        backend: result.fit?.backend ?? null,
-        trainSeconds: result.fit?.trainSeconds ?? null,
-        surrogateAccuracy: result.pairAccuracy,
-        roundSeconds: (performance.now() - started) / 1000,
-        writeSeconds: (performance.now() - writeStarted) / 1000,
-        resultsFile,
-        finishedAt: new Date(),
-        error: null,
-      },
-    });
+  await completeRound(project, round, {
+    estimate: result.estimate,
+    intervals: result.intervals,
+    next: result.next.map((d) => ({ row: d.row, rowB: d.rowB, score: d.score, q: d.q, design: d.design })),
+    nextBatchSize: overflow + batch,
+    started,
+    writeStarted,
+    measured: {
+      nLabels: result.nLabels,
+      backend: result.fit?.backend ?? null,
+      trainSeconds: result.fit?.trainSeconds ?? null,
+      surrogateAccuracy: result.pairAccuracy,
+      resultsFile,
+    },
   });
   await maybeEnqueueRound(project.id);
   return { round, pairwise: true, nLabels: result.nLabels, next: result.next.length, pairAccuracy: result.pairAccuracy };

@@ -4,13 +4,14 @@ import { METRIC_KEYS, type MetricValues } from "@/lib/metrics";
 import type { Design } from "@/lib/cereal/designs";
 import { pairKey } from "@/lib/cereal/pair-designs";
 import { createBatch, drawnKeys } from "./batches";
-import { db, type Tx } from "./db";
+import { db, transaction, type Tx } from "./db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * What clusterwise and pairwise rounds store alike: each clustering's estimates with interval
  * and P(best), and result files written so that a killed worker never leaves half a file.
  */
-export async function storeEstimates(
+async function storeEstimates(
   tx: Tx,
   roundId: string,
   clusteringIds: ReadonlyMap<string, string>,
@@ -44,6 +45,9 @@ export async function assertProjectExists(projectId: string) {
   if (!(await db().project.findUnique({ where: { id: projectId }, select: { id: true } }))) throw new Error("The project was deleted during the round.");
 }
 
+/** One draw of the next batch: an item (rowB null) or a pair, with how it was drawn. */
+type NextDraw = { row: number; rowB: number | null; score: number | null; q: number; design: Design };
+
 /**
  * Writes batch round + 1 from a round's draws (in rank order). Overflow tasks may have been drawn
  * into it while the round trained: draws of items (or pairs) handed out since are dropped, and
@@ -54,11 +58,52 @@ export async function fillNextBatch(
   projectId: string,
   round: number,
   size: number,
-  draws: readonly { row: number; rowB: number | null; score: number | null; q: number; design: Design }[],
+  draws: readonly NextDraw[],
 ) {
   const drawn = await drawnKeys(tx, projectId);
   const present = await tx.task.count({ where: { projectId, batch: { index: round + 1 } } });
   const fresh = draws.filter((d) => (d.rowB === null ? !drawn.rows.has(d.row) : !drawn.pairs.has(pairKey(d.row, d.rowB))));
   const keep = fresh.slice(0, Math.max(0, size - present));
   if (keep.length) await createBatch(tx, projectId, round + 1, round, size, keep, false);
+}
+
+/**
+ * A round's end, in one transaction: each clustering's estimates, the next batch from its draws,
+ * and the round marked done with what it measured. A round already done (the job retried after
+ * a crash past this point) is left as it was.
+ */
+export async function completeRound(
+  project: { id: string; clusterings: readonly { name: string; id: string }[] },
+  round: number,
+  outcome: {
+    estimate: Record<string, MetricValues>;
+    intervals: IntervalReport | null;
+    next: readonly NextDraw[];
+    nextBatchSize: number;
+    /** what the round measured and wrote: labels, backend, surrogate accuracy, files */
+    measured: Omit<Prisma.RoundUpdateInput, "status" | "finishedAt" | "error" | "roundSeconds" | "writeSeconds">;
+    /** performance.now() when the round started, and when it started writing */
+    started: number;
+    writeStarted: number;
+  },
+) {
+  const byName = new Map(project.clusterings.map((c) => [c.name, c.id]));
+  await transaction(async (tx) => {
+    const row = await tx.round.findUniqueOrThrow({ where: { projectId_index: { projectId: project.id, index: round } } });
+    if (row.status === "done") return;
+    await storeEstimates(tx, row.id, byName, outcome.estimate, outcome.intervals);
+    if (outcome.next.length) await fillNextBatch(tx, project.id, round, outcome.nextBatchSize, outcome.next);
+    const now = performance.now();
+    await tx.round.update({
+      where: { id: row.id },
+      data: {
+        ...outcome.measured,
+        roundSeconds: (now - outcome.started) / 1000,
+        writeSeconds: (now - outcome.writeStarted) / 1000,
+        status: "done",
+        finishedAt: new Date(),
+        error: null,
+      },
+    });
+  });
 }

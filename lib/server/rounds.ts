@@ -19,7 +19,7 @@ import { projectDir, projectFile } from "./project-files";
 import { pairDesignFor, runPairwiseRoundJob, UNIFORM_SHARE, type PairRow } from "./pairwise-rounds";
 import { maybeEnqueueRound } from "./round-queue";
 import { runSettings } from "./run-settings";
-import { assertProjectExists, fillNextBatch, storeEstimates, writeFileAtomically } from "./round-store";
+import { assertProjectExists, completeRound, writeFileAtomically } from "./round-store";
 import { countedLabels } from "./tasks";
 import type { JobContext, JobHandler } from "./worker";
 import { trainingProgress } from "./round-progress";
@@ -88,7 +88,25 @@ export async function runRoundJob(ctx: JobContext, deps: RoundJobDeps) {
   await ctx.progress({ phase: "writing" });
   const writeStarted = performance.now();
   const files = await writeResults(project, round, state, result);
-  await finishRound(project, round, result, files, overflow + batch, started, writeStarted);
+  await completeRound(project, round, {
+    estimate: result.estimate,
+    intervals: result.intervals,
+    next: result.next.map((d) => ({ row: d.row, rowB: null, score: d.score, q: d.q, design: d.design })),
+    nextBatchSize: overflow + batch,
+    started,
+    writeStarted,
+    measured: {
+      nLabels: result.nLabels,
+      backend: result.fit?.backend ?? null,
+      maskRate: result.fit?.maskRate ?? null,
+      trainSeconds: result.fit?.trainSeconds ?? null,
+      surrogateAccuracy: result.health?.recentAccuracy ?? null,
+      surrogateWeak: result.health ? result.health.weak : null,
+      surrogateEce: result.calibration?.eceRaw ?? null,
+      resultsFile: files.resultsFile,
+      scoresFile: files.scoresFile,
+    },
+  });
   await maybeEnqueueRound(projectId);
   return { round, nLabels: result.nLabels, next: result.next.length };
 }
@@ -224,46 +242,6 @@ async function writeResults(project: LoadedProject, round: number, state: Cereal
   await writeFileAtomically(projectFile(project, scoresFile), encodeNpy(scores, [n]));
   await writeFileAtomically(projectFile(project, recordFile(round)), JSON.stringify(recordToJson(result.outOfSample)));
   return { resultsFile, scoresFile };
-}
-
-async function finishRound(
-  project: LoadedProject,
-  round: number,
-  result: RoundResult,
-  files: { resultsFile: string; scoresFile: string },
-  nextBatchSize: number,
-  started: number,
-  writeStarted: number,
-) {
-  const byName = new Map(project.clusterings.map((c) => [c.name, c.id]));
-  await transaction(async (tx) => {
-    const row = await tx.round.findUniqueOrThrow({ where: { projectId_index: { projectId: project.id, index: round } } });
-    if (row.status === "done") return;
-    await storeEstimates(tx, row.id, byName, result.estimate, result.intervals);
-    if (result.next.length) {
-      const draws = result.next.map((d) => ({ row: d.row, rowB: null, score: d.score, q: d.q, design: d.design }));
-      await fillNextBatch(tx, project.id, round, nextBatchSize, draws);
-    }
-    await tx.round.update({
-      where: { id: row.id },
-      data: {
-        status: "done",
-        nLabels: result.nLabels,
-        backend: result.fit?.backend ?? null,
-        maskRate: result.fit?.maskRate ?? null,
-        trainSeconds: result.fit?.trainSeconds ?? null,
-        surrogateAccuracy: result.health?.recentAccuracy ?? null,
-        surrogateWeak: result.health ? result.health.weak : null,
-        surrogateEce: result.calibration?.eceRaw ?? null,
-        roundSeconds: (performance.now() - started) / 1000,
-        writeSeconds: (performance.now() - writeStarted) / 1000,
-        resultsFile: files.resultsFile,
-        scoresFile: files.scoresFile,
-        finishedAt: new Date(),
-        error: null,
-      },
-    });
-  });
 }
 
 /** The worker's handler for round jobs, over surrogate factories (TF.js in the app, fakes in tests). */
