@@ -144,7 +144,12 @@ export function Dashboard({ project }: { project: DashboardProject }) {
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 pb-1 pt-3">
             <h2 className="text-sm font-semibold">
               Ranking by {ranking?.round ? metricLabel : "ACE"}
-              {snapshot?.lastRound && <span className="ml-2 text-xs font-normal text-slate-500">round {snapshot.lastRound.index}, {snapshot.lastRound.nLabels} labels</span>}
+              {/* the round whose estimates the table shows, so the line and the numbers never disagree while the history refetches */}
+              {ranking?.round && (
+                <span className="ml-2 text-xs font-normal text-slate-500">
+                  round {ranking.round.index}, {ranking.round.nLabels} labels
+                </span>
+              )}
             </h2>
             <div className="ml-auto flex items-center gap-2 text-xs text-slate-600">
               <label className="flex items-center gap-1">
