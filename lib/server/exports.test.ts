@@ -99,7 +99,7 @@ describe("exports", () => {
     expect(estimates[0]).toMatchObject({ round: "0", n_labels: "20" });
     const config = await (await download("config")).json();
     expect(config.project).toMatchObject({ seed: 7, n: 1797 });
-    expect(config.settings).toMatchObject({ acquisition: "hardnmi", seedSize: 20, batchSize: 10 });
+    expect(config.settings).toMatchObject({ acquisition: "hardnmi", design: "top-score", estimator: "guarded", seedSize: 20, batchSize: 10 });
     expect(config.rounds[0]).toMatchObject({ index: 0, status: "done", seed: 7 });
     expect(config.rounds[0].codeVersion).toMatch(/^0\.1\.0/);
   });

@@ -171,10 +171,11 @@ async function startRound(
 function roundConfig(project: LoadedProject) {
   const pairDesign = project.mode === "pairwise" ? pairDesignFor(project.acquisition) : null;
   return {
+    ...runSettings(project),
     mode: project.mode,
+    // a pairwise project draws pairs: the sampling its pair design implies
     design: pairDesign ? PAIR_DESIGN_SAMPLING[pairDesign] : (project.design as Design),
     ...(pairDesign ? { pairDesign, uniformShare: pairDesign === "random" ? 1 : UNIFORM_SHARE, pseudoLabels: "all" } : {}),
-    ...runSettings(project),
   };
 }
 
