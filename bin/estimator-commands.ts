@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { ESTIMATORS, estimatorByName, type Estimator } from "@/lib/cereal/estimators";
-import { estimatorsGrid, estimatorsTable, runLine, type EstimatorGridRun } from "@/lib/cereal/estimator-grid";
+import { estimatorsGrid, estimatorsTable, runLine, type EstimatorGridConfig, type EstimatorGridRun } from "@/lib/cereal/estimator-grid";
 import { RECOMMENDED } from "@/lib/cereal/recommended";
 import { readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
 
@@ -23,9 +23,10 @@ export function parseCompare(value: string | undefined): Estimator[] | undefined
 }
 
 /** simulate --recommended: the recommended configuration, where the command line does not say otherwise */
-export function withRecommended<T extends { acquisition?: string; design?: string; fixmatch?: boolean; estimator?: string; "trainer-guard"?: boolean }>(values: T): T {
+export function withRecommended<T extends { acquisition?: string; design?: string; fixmatch?: boolean; steps?: string; estimator?: string; "trainer-guard"?: boolean }>(values: T): T {
   return {
     ...values,
+    steps: values.steps ?? String(RECOMMENDED.fixmatchSteps),
     "trainer-guard": values["trainer-guard"] || RECOMMENDED.trainerGuard,
     acquisition: values.acquisition ?? RECOMMENDED.acquisition,
     design: values.design ?? RECOMMENDED.design,
@@ -57,7 +58,10 @@ export interface EstimatorsTableArgs {
 
 export async function runEstimatorsTable(args: EstimatorsTableArgs): Promise<void> {
   const bundleName = basename(resolve(args.bundle));
-  const settings = `estimators|${bundleName}|${args.clustering}|${args.surrogate}|seed-size=${args.seedSize}|batch=${args.batch}|budget=${args.budget}|steps=${args.steps ?? "default"}`;
+  // a row's runs are keyed by the steps they ran with: --steps for every row, else the row's own
+  const stepsOf = (g: EstimatorGridConfig) => args.steps ?? g.steps;
+  const runKey = (g: EstimatorGridConfig, seed: number) =>
+    `estimators|${bundleName}|${args.clustering}|${args.surrogate}|seed-size=${args.seedSize}|batch=${args.batch}|budget=${args.budget}|steps=${stepsOf(g) ?? "default"}|${g.label}|seed=${seed}`;
   const jobs = args.jobs ?? join("var", "cereal", `estimators-${bundleName}-${args.clustering}-${args.surrogate}-b${args.budget}.jsonl`);
   const filters = args.only?.split("|").filter((s) => s.length > 0);
   const grid = estimatorsGrid().filter((g) => !filters || filters.some((f) => g.label.includes(f)));
@@ -66,7 +70,8 @@ export async function runEstimatorsTable(args: EstimatorsTableArgs): Promise<voi
   const todo: GridJob[] = [];
   for (let seed = 0; seed < args.seeds; seed++)
     for (const g of grid) {
-      const key = `${settings}|${g.label}|seed=${seed}`;
+      const key = runKey(g, seed);
+      const steps = stepsOf(g);
       if (done.has(key) || args.reportOnly) continue;
       todo.push({
         label: g.label,
@@ -89,7 +94,7 @@ export async function runEstimatorsTable(args: EstimatorsTableArgs): Promise<voi
           ...(g.trainerGuard ? ["--trainer-guard"] : []),
           "--estimator", "labels",
           "--compare", GRID_ESTIMATORS.join(","),
-          ...(args.steps === undefined ? [] : ["--steps", String(args.steps)]),
+          ...(steps === undefined ? [] : ["--steps", String(steps)]),
           ...(args.intervalDraws ? ["--interval-draws", args.intervalDraws] : []),
         ],
       });
@@ -103,7 +108,7 @@ export async function runEstimatorsTable(args: EstimatorsTableArgs): Promise<voi
     line: (job, result, seconds) => runLine(job.key, job.label, job.seed, result, args.batch, seconds),
     describe: (line) => ` (${line.seconds.toFixed(0)} s)`,
   });
-  const runs = (await readJobFile<EstimatorGridRun>(jobs)).filter((r) => r.key.startsWith(settings + "|"));
+  const runs = (await readJobFile<EstimatorGridRun>(jobs)).filter((r) => grid.some((g) => r.key === runKey(g, r.seed)));
   const table = estimatorsTable(grid, runs, [500, args.budget].filter((b, i, all) => b <= args.budget && all.indexOf(b) === i));
   if (args.out) await writeFile(args.out, table + "\n");
   process.stdout.write(table + "\n");

@@ -5,6 +5,7 @@ import { zipSync, type Zippable } from "fflate";
 import { parquetReadObjects } from "hyparquet";
 import { expect, test, type APIRequestContext, type Download, type Page } from "@playwright/test";
 import { ESTIMATOR_SUMMARIES } from "../lib/cereal/estimator-summaries";
+import { RECOMMENDED } from "../lib/cereal/recommended";
 import { encodeNpy, parseNpy } from "../lib/data/npy";
 import { ADMIN, signIn } from "./session";
 
@@ -302,6 +303,18 @@ test("the owner runs an oracle simulation and reads its curves and AEC table", a
   await page.getByRole("link", { name: "Simulation" }).click();
   await expect(page.getByRole("heading", { name: "Simulation · Dashboard e2e" })).toBeVisible();
   const form = page.getByRole("form", { name: "New simulation" });
+  // the preset fills in the recommended configuration, its FixMatch steps included
+  await form.getByRole("button", { name: "Recommended" }).click();
+  await expect(form.getByLabel("Acquisition")).toHaveValue(RECOMMENDED.acquisition);
+  await expect(form.getByLabel("Design")).toHaveValue(RECOMMENDED.design);
+  await expect(form.getByLabel("Estimator")).toHaveValue(RECOMMENDED.estimator);
+  await expect(form.getByLabel("Train steps")).toHaveValue(String(RECOMMENDED.fixmatchSteps));
+  await expect(form.getByLabel("FixMatch")).toBeChecked();
+  await expect(form.getByLabel("Trainer guard")).toBeChecked();
+  // a quick oracle run instead
+  await form.getByLabel("FixMatch").uncheck();
+  await form.getByLabel("Trainer guard").uncheck();
+  await form.getByLabel("Estimator").selectOption("argmax");
   await form.getByLabel("Acquisition").selectOption("random");
   await form.getByLabel("Seed batch").fill("20");
   await form.getByLabel("Batch", { exact: true }).fill("20");

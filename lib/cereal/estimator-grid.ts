@@ -23,17 +23,20 @@ export interface EstimatorGridConfig {
   readonly fixmatch: boolean;
   /** FixMatch falls back to supervised training while the surrogate is weak (the recommended configuration) */
   readonly trainerGuard?: boolean;
+  /** FixMatch steps per round, unless the command gives --steps; absent: simulate's default */
+  readonly steps?: number;
 }
 
 export const TABLE_METRICS: readonly MetricKey[] = ["nmi", "ami", "ari"];
 
-/** the recommended configuration (recommended.ts) as it runs in the app, trainer guard included */
+/** the recommended configuration (recommended.ts) as it runs in the app, trainer guard and steps included */
 export const RECOMMENDED_ROW: EstimatorGridConfig = {
   label: `Recommended: ${PAPER_NAMES[RECOMMENDED.acquisition]} (${RECOMMENDED.design}), ${RECOMMENDED.fixmatch ? "FixMatch" : "supervised"}${RECOMMENDED.trainerGuard ? " + trainer guard" : ""}`,
   acquisition: RECOMMENDED.acquisition,
   design: RECOMMENDED.design,
   fixmatch: RECOMMENDED.fixmatch,
   trainerGuard: RECOMMENDED.trainerGuard,
+  steps: RECOMMENDED.fixmatchSteps,
 };
 
 /** the recommended configuration; Random with either trainer (the uniform design: the labels estimator of these runs is Random); Hard NMI as the paper draws it (top score) and as a probability sample */

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { RECOMMENDED } from "@/lib/cereal/recommended";
 import { listMigrations, migrateDatabase } from "./migrate";
 
 describe("migrations", () => {
@@ -34,15 +35,22 @@ describe("migrations", () => {
     db.close();
     expect(migrateDatabase(file).applied).toEqual(names.slice(names.indexOf(upgrade)));
     const after = new Database(file);
-    expect(after.prepare(`SELECT id, design FROM "Project" ORDER BY id`).all()).toEqual([
-      { id: "p1", design: "uniform" },
-      { id: "p2", design: "top-score" },
-      { id: "p3", design: "proportional" },
-      { id: "p4", design: "top-score" },
+    // ... and the FixMatch steps it had (later migrations change only the default)
+    expect(after.prepare(`SELECT id, design, fixmatchSteps FROM "Project" ORDER BY id`).all()).toEqual([
+      { id: "p1", design: "uniform", fixmatchSteps: 512 },
+      { id: "p2", design: "top-score", fixmatchSteps: 512 },
+      { id: "p3", design: "proportional", fixmatchSteps: 512 },
+      { id: "p4", design: "top-score", fixmatchSteps: 512 },
     ]);
     // a project made now starts on the recommended configuration
     after.prepare(`INSERT INTO "Project" (id, name, dataPath, bundleName, n, d, updatedAt) VALUES ('p5', 'p5', '/p5', 'b', 10, 2, CURRENT_TIMESTAMP)`).run();
-    expect(after.prepare(`SELECT acquisition, design, estimator, fixmatch FROM "Project" WHERE id = 'p5'`).get()).toEqual({ acquisition: "hardnmi", design: "proportional", estimator: "guarded", fixmatch: 1 });
+    expect(after.prepare(`SELECT acquisition, design, estimator, fixmatch, fixmatchSteps FROM "Project" WHERE id = 'p5'`).get()).toEqual({
+      acquisition: RECOMMENDED.acquisition,
+      design: RECOMMENDED.design,
+      estimator: RECOMMENDED.estimator,
+      fixmatch: Number(RECOMMENDED.fixmatch),
+      fixmatchSteps: RECOMMENDED.fixmatchSteps,
+    });
     after.close();
   });
 

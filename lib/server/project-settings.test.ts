@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as settingsRoute from "@/app/api/projects/[projectId]/settings/route";
+import { RECOMMENDED } from "@/lib/cereal/recommended";
 import { db } from "./db";
 import { requestAs, routeContext } from "./test-requests";
 import { addTestLabels, createTestProject } from "./test-projects";
@@ -41,7 +42,9 @@ describe("project settings", () => {
     const { projectId, owner } = await createTestProject();
     const settings = async (json: unknown) => (await (await patch(owner, projectId, json)).json()).settings;
     // new projects get the recommended configuration (lib/cereal/recommended.ts)
-    expect((await (await get(owner, projectId)).json()).settings).toMatchObject({ acquisition: "hardnmi", design: "proportional", estimator: "guarded", fixmatch: true });
+    const { acquisition, design, estimator, fixmatch, fixmatchSteps } = RECOMMENDED;
+    expect((await (await get(owner, projectId)).json()).settings).toMatchObject({ acquisition, design, estimator, fixmatch, fixmatchSteps });
+    expect(RECOMMENDED).toMatchObject({ acquisition: "hardnmi", design: "proportional", estimator: "guarded", fixmatch: true, fixmatchSteps: 1024 });
     expect(await settings({ design: "top-score" })).toMatchObject({ acquisition: "hardnmi", design: "top-score" });
     // Random draws uniformly; a scoring acquisition keeps a design it can use, else draws proportionally
     expect(await settings({ acquisition: "random" })).toMatchObject({ acquisition: "random", design: "uniform" });

@@ -37,7 +37,7 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
         acquisitions={[...ACQUISITIONS]}
         designs={Object.fromEntries(ACQUISITIONS.map((a) => [a, [...designsFor(a)]]))}
         estimators={Object.keys(ESTIMATORS)}
-        recommended={{ acquisition: RECOMMENDED.acquisition, design: RECOMMENDED.design, fixmatch: RECOMMENDED.fixmatch, estimator: RECOMMENDED.estimator }}
+        recommended={{ acquisition: RECOMMENDED.acquisition, design: RECOMMENDED.design, fixmatch: RECOMMENDED.fixmatch, fixmatchSteps: RECOMMENDED.fixmatchSteps, estimator: RECOMMENDED.estimator }}
       />
       <AddClusteringForm projectId={projectId} />
       <DeleteProject projectId={projectId} name={settings.name} />

@@ -83,6 +83,7 @@ interface Recommended {
   acquisition: string;
   design: string;
   fixmatch: boolean;
+  fixmatchSteps: number;
   estimator: string;
 }
 
@@ -111,7 +112,7 @@ export function SettingsForm({
   // a new acquisition keeps the design if it can draw with it, else takes its first (as the server does)
   const setAcquisition = (acquisition: string) =>
     setS((prev) => ({ ...prev, acquisition, design: designs[acquisition]?.includes(prev.design) ? prev.design : (designs[acquisition]?.[0] ?? prev.design) }));
-  const isRecommended = s.acquisition === recommended.acquisition && s.design === recommended.design && s.fixmatch === recommended.fixmatch && s.estimator === recommended.estimator;
+  const isRecommended = (Object.keys(recommended) as (keyof Recommended)[]).every((key) => s[key] === recommended[key]);
   const setClass = (i: number, patch: Partial<Settings["classes"][number]>) => set("classes", s.classes.map((c, j) => (j === i ? { ...c, ...patch } : c)));
 
   async function save(event: React.FormEvent) {
@@ -207,7 +208,7 @@ export function SettingsForm({
               type="button"
               onClick={() => setS((prev) => ({ ...prev, ...recommended }))}
               className="text-xs font-medium text-indigo-600 hover:text-indigo-500"
-              title={`${recommended.acquisition}, ${recommended.design} sampling, ${recommended.fixmatch ? "FixMatch" : "supervised"}, ${recommended.estimator} estimator (lib/cereal/ESTIMATORS.md)`}
+              title={`${recommended.acquisition}, ${recommended.design} sampling, ${recommended.fixmatch ? `FixMatch ${recommended.fixmatchSteps} steps` : "supervised"}, ${recommended.estimator} estimator (lib/cereal/ESTIMATORS.md)`}
             >
               Use the recommended configuration
             </button>

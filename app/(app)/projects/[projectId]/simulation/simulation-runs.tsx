@@ -74,7 +74,7 @@ export function SimulationRuns({
   designs: Record<string, string[]>;
   estimators: string[];
   /** the recommended configuration (lib/cereal/recommended.ts) */
-  recommended: { acquisition: string; design: string; estimator: string; fixmatch: boolean; trainerGuard: boolean };
+  recommended: { acquisition: string; design: string; estimator: string; fixmatch: boolean; fixmatchSteps: number; trainerGuard: boolean };
   n: number;
 }) {
   const [runs, setRuns] = useState<Run[]>([]);
@@ -177,9 +177,12 @@ export function SimulationRuns({
         </label>
         <button
           type="button"
-          onClick={() => setForm({ ...form, ...recommended })}
+          onClick={() => {
+            const { fixmatchSteps, ...rest } = recommended;
+            setForm({ ...form, ...rest, steps: fixmatchSteps });
+          }}
           className="pb-1.5 text-xs font-medium text-indigo-600 hover:text-indigo-500"
-          title={`${recommended.acquisition}, ${recommended.design}, ${recommended.fixmatch ? "FixMatch" : "supervised"}, ${recommended.estimator}`}
+          title={`${recommended.acquisition}, ${recommended.design}, ${recommended.fixmatch ? `FixMatch ${recommended.fixmatchSteps} steps` : "supervised"}, ${recommended.estimator}`}
         >
           Recommended
         </button>

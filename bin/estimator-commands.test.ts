@@ -1,0 +1,49 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { RECOMMENDED } from "@/lib/cereal/recommended";
+import { readJobFile } from "./grid-jobs";
+import { runEstimatorsTable, withRecommended, type EstimatorsTableArgs } from "./estimator-commands";
+
+/** a stand-in for `cereal simulate` that records its arguments and writes a run too short for any budget row */
+function recorder() {
+  const runs: string[][] = [];
+  const runChild = async (args: string[]) => {
+    runs.push(args);
+    await writeFile(args[args.indexOf("--out") + 1], JSON.stringify({ config: { clusterings: ["k"] }, summary: { nLabels: 100 }, rounds: [] }));
+  };
+  return { runs, runChild };
+}
+
+const valueOf = (args: string[], flag: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
+
+describe("the estimators grid's runs", () => {
+  it("run the recommended row at the recommended FixMatch steps, key each run by its steps, and resume", async () => {
+    const jobs = join(await mkdtemp(join(tmpdir(), "cereal-estimators-")), "jobs.jsonl");
+    const base: Omit<EstimatorsTableArgs, "runChild"> = {
+      bundle: "data/digits", clustering: "kmeans_k10", seeds: 1, budget: 100, batch: 50, seedSize: 50, steps: undefined,
+      surrogate: "fake", parallel: 1, jobs, intervalDraws: undefined, out: undefined, only: "Recommended|Random (uniform), supervised", reportOnly: false,
+    };
+    const first = recorder();
+    await runEstimatorsTable({ ...base, runChild: first.runChild });
+    const byDesign = Object.fromEntries(first.runs.map((args) => [valueOf(args, "--design"), args]));
+    expect(valueOf(byDesign.proportional, "--steps")).toBe(String(RECOMMENDED.fixmatchSteps));
+    expect(valueOf(byDesign.uniform, "--steps")).toBeUndefined();
+    const keys = (await readJobFile<{ key: string }>(jobs)).map((l) => l.key.split("|").slice(7).join("|")).sort();
+    expect(keys).toEqual([`steps=${RECOMMENDED.fixmatchSteps}|Recommended: Hard NMI (proportional), FixMatch + trainer guard|seed=0`, "steps=default|Random (uniform), supervised|seed=0"]);
+
+    // the same command again has nothing to run; --steps names another run of every row
+    const again = recorder();
+    await runEstimatorsTable({ ...base, runChild: again.runChild });
+    expect(again.runs).toEqual([]);
+    const quick = recorder();
+    await runEstimatorsTable({ ...base, steps: 64, runChild: quick.runChild });
+    expect(quick.runs.map((args) => valueOf(args, "--steps"))).toEqual(["64", "64"]);
+  });
+
+  it("simulate --recommended fills in what the command line leaves out, FixMatch steps included", () => {
+    expect(withRecommended({})).toMatchObject({ acquisition: "hardnmi", design: "proportional", fixmatch: true, "trainer-guard": true, estimator: "guarded", steps: "1024" });
+    expect(withRecommended({ steps: "64", estimator: "soft" })).toMatchObject({ steps: "64", estimator: "soft", acquisition: "hardnmi" });
+  });
+});
