@@ -105,17 +105,11 @@ export async function runPairwiseRoundJob(
   await ctx.progress({ phase: "writing" });
   const writeStarted = performance.now();
   const resultsFile = result.proba ? await writeResults(project, round, result) : null;
-  await completeRound(project, round, {
-    estimate: result.estimate,
-    intervals: result.intervals,
-    next: result.next.map((d) => ({ row: d.row, rowB: d.rowB, score: d.score, q: d.q, design: d.design })),
+  await completeRound(project, round, result, {
     nextBatchSize: overflow + batch,
     started,
     writeStarted,
     measured: {
-      nLabels: result.nLabels,
-      backend: result.fit?.backend ?? null,
-      trainSeconds: result.fit?.trainSeconds ?? null,
       surrogateAccuracy: result.pairAccuracy,
       resultsFile,
     },

@@ -75,13 +75,19 @@ export async function fillNextBatch(
 export async function completeRound(
   project: { id: string; clusterings: readonly { name: string; id: string }[] },
   round: number,
-  outcome: {
+  result: {
+    nLabels: number;
+    /** the surrogate's fit, null when none ran */
+    fit: { backend: string; trainSeconds: number } | null;
     estimate: Record<string, MetricValues>;
     intervals: IntervalReport | null;
-    next: readonly NextDraw[];
+    /** the next batch's draws in rank order: items, or pairs (rowB) */
+    next: readonly (Omit<NextDraw, "rowB"> & { rowB?: number | null })[];
+  },
+  outcome: {
     nextBatchSize: number;
-    /** what the round measured and wrote: labels, backend, surrogate accuracy, files */
-    measured: Omit<Prisma.RoundUpdateInput, "status" | "finishedAt" | "error" | "roundSeconds" | "writeSeconds">;
+    /** what else the round measured and wrote: surrogate accuracy, files */
+    measured: Omit<Prisma.RoundUpdateInput, "status" | "finishedAt" | "error" | "roundSeconds" | "writeSeconds" | "nLabels" | "backend" | "trainSeconds">;
     /** performance.now() when the round started, and when it started writing */
     started: number;
     writeStarted: number;
@@ -91,13 +97,17 @@ export async function completeRound(
   await transaction(async (tx) => {
     const row = await tx.round.findUniqueOrThrow({ where: { projectId_index: { projectId: project.id, index: round } } });
     if (row.status === "done") return;
-    await storeEstimates(tx, row.id, byName, outcome.estimate, outcome.intervals);
-    if (outcome.next.length) await fillNextBatch(tx, project.id, round, outcome.nextBatchSize, outcome.next);
+    await storeEstimates(tx, row.id, byName, result.estimate, result.intervals);
+    const draws = result.next.map((d) => ({ row: d.row, rowB: d.rowB ?? null, score: d.score, q: d.q, design: d.design }));
+    if (draws.length) await fillNextBatch(tx, project.id, round, outcome.nextBatchSize, draws);
     const now = performance.now();
     await tx.round.update({
       where: { id: row.id },
       data: {
         ...outcome.measured,
+        nLabels: result.nLabels,
+        backend: result.fit?.backend ?? null,
+        trainSeconds: result.fit?.trainSeconds ?? null,
         roundSeconds: (now - outcome.started) / 1000,
         writeSeconds: (now - outcome.writeStarted) / 1000,
         status: "done",

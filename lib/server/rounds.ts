@@ -88,18 +88,12 @@ export async function runRoundJob(ctx: JobContext, deps: RoundJobDeps) {
   await ctx.progress({ phase: "writing" });
   const writeStarted = performance.now();
   const files = await writeResults(project, round, state, result);
-  await completeRound(project, round, {
-    estimate: result.estimate,
-    intervals: result.intervals,
-    next: result.next.map((d) => ({ row: d.row, rowB: null, score: d.score, q: d.q, design: d.design })),
+  await completeRound(project, round, result, {
     nextBatchSize: overflow + batch,
     started,
     writeStarted,
     measured: {
-      nLabels: result.nLabels,
-      backend: result.fit?.backend ?? null,
       maskRate: result.fit?.maskRate ?? null,
-      trainSeconds: result.fit?.trainSeconds ?? null,
       surrogateAccuracy: result.health?.recentAccuracy ?? null,
       surrogateWeak: result.health ? result.health.weak : null,
       surrogateEce: result.calibration?.eceRaw ?? null,
