@@ -233,7 +233,7 @@ export function SettingsForm({
           <NumberField label="Seed size" min={1} value={s.seedSize} onChange={(v) => set("seedSize", v)} hint="Drawn uniformly first." />
           <NumberField label="Batch size (n)" min={1} value={s.batchSize} onChange={(v) => set("batchSize", v)} />
           <NumberField label="Budget (labels)" min={1} value={s.budget} onChange={(v) => set("budget", v)} />
-          <NumberField label="FixMatch steps" min={0} value={s.fixmatchSteps} onChange={(v) => set("fixmatchSteps", v)} />
+          <NumberField label="FixMatch steps" min={0} value={s.fixmatchSteps} onChange={(v) => set("fixmatchSteps", v)} hint={`A round; ${recommended.fixmatchSteps} recommended, fewer for quicker rounds.`} />
           <div className="pt-6">
             <Toggle label="FixMatch" checked={s.fixmatch} onChange={(v) => set("fixmatch", v)} hint="Semi-supervised training of the surrogate." />
           </div>
