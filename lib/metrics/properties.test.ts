@@ -20,7 +20,7 @@ import {
   vMeasure,
   type Labels,
 } from "./index";
-import { createRandom, permutation, type Random } from "./random";
+import { createRandom, permutation, type Random, type RandomStream } from "./random";
 
 type Metric = (t: Labels, p: Labels) => number;
 const METRICS: Record<string, Metric> = {
@@ -52,7 +52,7 @@ function noisyCopy(t: number[], k: number, keep: number, random: Random): number
   return t.map((v) => (random.next() < keep ? v : random.int(k)));
 }
 
-function relabel(labels: number[], random: Random): number[] {
+function relabel(labels: number[], random: RandomStream): number[] {
   const k = Math.max(...labels) + 1;
   const perm = permutation(k, random);
   return labels.map((v) => perm[v] * 7 - 13);

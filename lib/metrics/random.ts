@@ -104,13 +104,6 @@ export function sampleWithoutReplacement(n: number, k: number, random: Random): 
 }
 
 /** A uniformly random permutation of 0..n-1. */
-export function permutation(n: number, random: Random): Int32Array {
-  const out = Int32Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = random.int(i + 1);
-    const tmp = out[i];
-    out[i] = out[j];
-    out[j] = tmp;
-  }
-  return out;
+export function permutation(n: number, random: RandomStream): Int32Array {
+  return random.shuffle(Int32Array.from({ length: n }, (_, i) => i));
 }
