@@ -91,63 +91,93 @@ export interface PairwiseRoundResult {
   readonly roundSeconds: number;
 }
 
-export async function runPairwiseRound(state: PairwiseState, surrogate: PairwiseSurrogate, options: PairwiseRoundOptions): Promise<PairwiseRoundResult> {
-  const started = performance.now();
+/** The pairwise fit step's output: p(.|x) of every row and the held-out pairs' accuracy. */
+export interface FittedPairwiseRound {
+  readonly fit: PairwiseFitReport | null;
+  /** [n x numOutputs]; null without answered pairs */
+  readonly proba: Float32Array | null;
+  readonly numOutputs: number;
+  readonly pairAccuracy: number | null;
+  readonly heldOut: number;
+}
+
+/** The pairwise estimate step's output. */
+export interface EstimatedPairwiseRound {
+  readonly estimate: Record<string, MetricValues>;
+  readonly intervals: IntervalReport | null;
+  readonly estimatedRows: Int32Array;
+}
+
+/** Step 1: fit the pairwise surrogate on the answered pairs minus a held-out share, predict every row. */
+export async function fitPairwiseRound(state: PairwiseState, surrogate: PairwiseSurrogate, options: PairwiseRoundOptions): Promise<FittedPairwiseRound> {
   const { problem, pairs, round } = state;
   const n = problem.embeddings.n;
   const k = surrogate.numOutputs;
-  const all = Int32Array.from({ length: n }, (_, i) => i);
+  if (pairs.a.length === 0) return { fit: null, proba: null, numOutputs: k, pairAccuracy: null, heldOut: 0 };
+  const split = holdOutPairs(pairs, options.holdOut ?? 0.1, Random.from(options.seed, "hold-out", round));
+  const heldOut = split.heldOut.a.length;
+  const fit = await surrogate.fit(split.train, { seed: deriveSeed(options.seed, "pairwise-fit", round) }, options.onProgress);
+  const proba = await surrogate.predictProba(Int32Array.from({ length: n }, (_, i) => i));
+  return { fit, proba, numOutputs: k, pairAccuracy: heldOut > 0 ? pairAccuracy(proba, k, split.heldOut) : null, heldOut };
+}
 
-  let fit: PairwiseFitReport | null = null;
-  let proba: Float32Array | null = null;
-  let accuracy: number | null = null;
-  let heldOut = 0;
-  let estimate: Record<string, MetricValues> = {};
-  let intervals: IntervalReport | null = null;
-  let estimatedRows: Int32Array = new Int32Array(0);
-  if (pairs.a.length > 0) {
-    const split = holdOutPairs(pairs, options.holdOut ?? 0.1, Random.from(options.seed, "hold-out", round));
-    heldOut = split.heldOut.a.length;
-    fit = await surrogate.fit(split.train, { seed: deriveSeed(options.seed, "pairwise-fit", round) }, options.onProgress);
-    proba = await surrogate.predictProba(all);
-    accuracy = heldOut > 0 ? pairAccuracy(proba, k, split.heldOut) : null;
-    const input = pairwiseEstimatorInput(proba, k, n, options.strategy, pairedRows(pairs, n), options.threshold);
-    estimatedRows = input.unlabeled;
-    estimate = estimateMetrics(input, problem.clusterings, argmaxEstimator);
-    if (options.intervals !== false)
-      intervals = bootstrapIntervals(input, problem.clusterings, argmaxEstimator, { ...options.intervals, seed: deriveSeed(options.seed, "intervals", round) });
-  }
+/** Step 2: every metric of every clustering from the rows' argmax cluster ids, with intervals. */
+export function estimatePairwiseRound(state: PairwiseState, fitted: FittedPairwiseRound, options: PairwiseRoundOptions): EstimatedPairwiseRound {
+  const { problem, pairs, round } = state;
+  if (!fitted.proba) return { estimate: {}, intervals: null, estimatedRows: new Int32Array(0) };
+  const n = problem.embeddings.n;
+  const input = pairwiseEstimatorInput(fitted.proba, fitted.numOutputs, n, options.strategy, pairedRows(pairs, n), options.threshold);
+  const estimate = estimateMetrics(input, problem.clusterings, argmaxEstimator);
+  const intervals =
+    options.intervals === false
+      ? null
+      : bootstrapIntervals(input, problem.clusterings, argmaxEstimator, { ...options.intervals, seed: deriveSeed(options.seed, "intervals", round) });
+  return { estimate, intervals, estimatedRows: input.unlabeled };
+}
 
-  let next: PairDrawRecord[] = [];
-  if (options.batch > 0) {
-    const taken = new Set(options.exclude ?? []);
-    for (let i = 0; i < pairs.a.length; i++) taken.add(pairKey(pairs.a[i], pairs.b[i]));
-    for (const d of state.draws) taken.add(pairKey(d.row, d.rowB));
-    const groups = drawPairs(
-      options.design,
-      n,
-      options.batch,
-      Random.from(options.seed, "pairs", round + 1),
-      taken,
-      proba && { proba, k },
-      options.designOptions,
-    );
-    next = recordPairGroups(groups, round + 1, state.draws.length);
-  }
+/** Step 3: draw the next pairs with the named pair design, never one answered or excluded. */
+export function acquirePairs(state: PairwiseState, fitted: FittedPairwiseRound, options: PairwiseRoundOptions): PairDrawRecord[] {
+  const { problem, pairs, round } = state;
+  if (options.batch <= 0) return [];
+  const taken = new Set(options.exclude ?? []);
+  for (let i = 0; i < pairs.a.length; i++) taken.add(pairKey(pairs.a[i], pairs.b[i]));
+  for (const d of state.draws) taken.add(pairKey(d.row, d.rowB));
+  const groups = drawPairs(
+    options.design,
+    problem.embeddings.n,
+    options.batch,
+    Random.from(options.seed, "pairs", round + 1),
+    taken,
+    fitted.proba && { proba: fitted.proba, k: fitted.numOutputs },
+    options.designOptions,
+  );
+  return recordPairGroups(groups, round + 1, state.draws.length);
+}
 
+/** The three steps in order (the simulator's round; the app's worker times each step itself). */
+export async function runPairwiseRound(state: PairwiseState, surrogate: PairwiseSurrogate, options: PairwiseRoundOptions): Promise<PairwiseRoundResult> {
+  const started = performance.now();
+  const fitted = await fitPairwiseRound(state, surrogate, options);
+  const estimated = estimatePairwiseRound(state, fitted, options);
+  const next = acquirePairs(state, fitted, options);
+  return pairwiseRoundResult(state, fitted, estimated, next, (performance.now() - started) / 1000);
+}
+
+/** The steps' outputs as one PairwiseRoundResult. */
+export function pairwiseRoundResult(
+  state: PairwiseState,
+  fitted: FittedPairwiseRound,
+  estimated: EstimatedPairwiseRound,
+  next: PairDrawRecord[],
+  roundSeconds: number,
+): PairwiseRoundResult {
   return {
-    round,
-    nLabels: pairs.a.length,
-    estimate,
-    intervals,
-    fit,
-    proba,
-    numOutputs: k,
-    pseudoLabels: proba && pseudoLabel(proba, k),
-    estimatedRows,
-    pairAccuracy: accuracy,
-    heldOut,
+    round: state.round,
+    nLabels: state.pairs.a.length,
+    ...estimated,
+    ...fitted,
+    pseudoLabels: fitted.proba && pseudoLabel(fitted.proba, fitted.numOutputs),
     next,
-    roundSeconds: (performance.now() - started) / 1000,
+    roundSeconds,
   };
 }

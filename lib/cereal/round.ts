@@ -95,7 +95,7 @@ export function needsSurrogate(options: Pick<RoundOptions, "acquisition" | "esti
 }
 
 /** the earlier models' predictions of the labeled rows, with their labels, for the temperature fit */
-function outOfSamplePairs(state: CerealState, record: OutOfSampleRecord, C: number, newestOnly: boolean) {
+function outOfSamplePairs(state: CerealState, record: OutOfSampleRecord, newestOnly: boolean) {
   const raw: number[] = [];
   const calibrated: number[] = [];
   const labels: number[] = [];
@@ -107,23 +107,47 @@ function outOfSamplePairs(state: CerealState, record: OutOfSampleRecord, C: numb
     calibrated.push(...p.calibrated);
     labels.push(state.labeled.labels[i]);
   });
-  void C;
   return { raw: Float32Array.from(raw), calibrated: Float32Array.from(calibrated), labels: Int32Array.from(labels) };
 }
 
-export async function runRound(state: CerealState, surrogate: Surrogate | null, options: RoundOptions): Promise<RoundResult> {
-  const started = performance.now();
-  const { problem, labeled, round } = state;
-  const n = problem.embeddings.n;
-  const C = problem.numClasses;
-  const unlabeled = unlabeledRows(n, labeled.rows);
+/** The fit step's output, what the estimate and acquire steps read: pi of the unlabeled rows, BALD's MC passes, the guard's verdict. */
+export interface FittedRound {
+  readonly unlabeled: Int32Array;
+  /** null when the round needed no surrogate */
+  readonly fit: FitReport | null;
+  readonly proba: Float32Array | null;
+  readonly mc?: { readonly proba: Float32Array; readonly passes: number };
+  readonly health: SurrogateHealth | null;
+  /** the trainer ran FixMatch (not switched to supervised by the guard) */
+  readonly fixmatch: boolean;
+}
 
+/** The estimate step's output: calibrated pi, pseudo-labels, and every estimator's estimates and intervals. */
+export interface EstimatedRound {
+  readonly calibrated: Float32Array | null;
+  readonly calibration: CalibrationReport | null;
+  readonly pseudoLabels: Int32Array | null;
+  readonly byEstimator: RoundResult["byEstimator"];
+  readonly estimate: Record<string, MetricValues>;
+  readonly intervals: IntervalReport | null;
+}
+
+/** The acquire step's output: the next batch, the pool's scores and the out-of-sample record extended by it. */
+export interface AcquiredBatch {
+  readonly next: Draw[];
+  readonly poolScores: RoundResult["poolScores"];
+  readonly outOfSample: OutOfSampleRecord;
+}
+
+/** Step 1: fit the surrogate on the labels (+ the unlabeled rows for FixMatch) and predict pi of the unlabeled rows. */
+export async function fitRound(state: CerealState, surrogate: Surrogate | null, options: RoundOptions): Promise<FittedRound> {
+  const { problem, labeled, round } = state;
+  const unlabeled = unlabeledRows(problem.embeddings.n, labeled.rows);
   let fit: FitReport | null = null;
   let proba: Float32Array | null = null;
-  let mc: { proba: Float32Array; passes: number } | undefined;
-  const record = state.outOfSample ?? EMPTY_RECORD;
+  let mc: FittedRound["mc"];
   // the earlier models measured on the batches labeled since: known before this round's fit
-  const health = needsSurrogate(options) ? surrogateHealth(labeled, state.draws, record, options.health) : null;
+  const health = needsSurrogate(options) ? surrogateHealth(labeled, state.draws, state.outOfSample ?? EMPTY_RECORD, options.health) : null;
   const fixmatch = options.fixmatch && !(options.trainerGuard && health?.weak);
   if (needsSurrogate(options)) {
     if (!surrogate) throw new Error("this round needs a surrogate");
@@ -139,12 +163,22 @@ export async function runRound(state: CerealState, surrogate: Surrogate | null, 
       mc = { proba: await surrogate.predictProbaMc(unlabeled, passes, deriveSeed(options.seed, "mc", round)), passes };
     }
   }
+  return { unlabeled, fit, proba, mc, health, fixmatch };
+}
+
+/** Step 2: calibrate pi, pseudo-label, and estimate every metric of every clustering with intervals, per estimator. */
+export function estimateRound(state: CerealState, fitted: FittedRound, options: RoundOptions): EstimatedRound {
+  const { problem, labeled, round } = state;
+  const n = problem.embeddings.n;
+  const C = problem.numClasses;
+  const { unlabeled, proba } = fitted;
+  const record = state.outOfSample ?? EMPTY_RECORD;
   // the estimators and intervals read calibrated pi; acquisition keeps the raw pi (the paper's scores)
   let calibrated = proba;
   let calibration: CalibrationReport | null = null;
   if (proba) {
-    const all = outOfSamplePairs(state, record, C, false);
-    const newest = outOfSamplePairs(state, record, C, true);
+    const all = outOfSamplePairs(state, record, false);
+    const newest = outOfSamplePairs(state, record, true);
     const fit = fitTemperature(all.raw, all.labels, C);
     calibration = {
       temperature: fit.temperature,
@@ -175,60 +209,80 @@ export async function runRound(state: CerealState, surrogate: Surrogate | null, 
     };
   }
   const { estimate, intervals } = byEstimator[options.estimator.name];
+  return { calibrated, calibration, pseudoLabels, byEstimator, estimate, intervals };
+}
 
-  let next: Draw[] = [];
-  let outOfSample = record;
-  let poolScores: RoundResult["poolScores"] = null;
-  if (options.batch > 0 && unlabeled.length > 0) {
-    let currentClasses: Int32Array | null = null;
-    if (pseudoLabels) {
-      currentClasses = new Int32Array(n);
-      for (let i = 0; i < labeled.rows.length; i++) currentClasses[labeled.rows[i]] = labeled.labels[i];
-      for (let i = 0; i < unlabeled.length; i++) currentClasses[unlabeled[i]] = pseudoLabels[i];
-    }
-    const pool = acquisitionPool(unlabeled, proba, mc, C, options.exclude);
-    const { design, draws, scores } = acquireBatch(
-      { numClasses: C, clusterings: problem.clusterings, pool: pool.rows, proba: pool.proba, mc: pool.mc, currentClasses },
-      { acquisition: options.acquisition, n: options.batch, design: options.design, scoreMode: options.scoreMode, eps: options.eps },
-      Random.from(options.seed, "acquire", round),
-    );
-    next = recordDraws(draws, design, round + 1, state.draws.length);
-    if (scores) poolScores = { rows: pool.rows, scores };
-    if (calibrated && pool.proba) {
-      const position = new Map<number, number>();
-      pool.rows.forEach((row, i) => position.set(row, i));
-      outOfSample = extendRecord(record, {
-        round: round + 1,
-        pool: pool.rows,
-        rawProba: pool.proba,
-        calibratedProba: pool.rows === unlabeled ? calibrated : acquisitionPool(unlabeled, calibrated, undefined, C, options.exclude).proba!,
-        temperature: options.calibrate === true ? (calibration?.temperature ?? 1) : 1,
-        numClasses: C,
-        clusterings: problem.clusterings,
-        drawnPositions: next.map((d) => position.get(d.row)!),
-        // the proportional design's q of every pool row (mean score mode); uniform: n/|pool|
-        q: design === "proportional" && scores ? inclusionProbabilities(scores, options.batch, options.eps ?? 0.1) : undefined,
-      });
-    }
+/** Step 3: draw the next batch by the acquisition function and design, and extend the out-of-sample record with it. */
+export function acquireRound(state: CerealState, fitted: FittedRound, estimated: EstimatedRound, options: RoundOptions): AcquiredBatch {
+  const { problem, labeled, round } = state;
+  const n = problem.embeddings.n;
+  const C = problem.numClasses;
+  const { unlabeled, proba, mc } = fitted;
+  const { calibrated, calibration, pseudoLabels } = estimated;
+  const record = state.outOfSample ?? EMPTY_RECORD;
+  if (options.batch <= 0 || unlabeled.length === 0) return { next: [], poolScores: null, outOfSample: record };
+  let currentClasses: Int32Array | null = null;
+  if (pseudoLabels) {
+    currentClasses = new Int32Array(n);
+    for (let i = 0; i < labeled.rows.length; i++) currentClasses[labeled.rows[i]] = labeled.labels[i];
+    for (let i = 0; i < unlabeled.length; i++) currentClasses[unlabeled[i]] = pseudoLabels[i];
   }
+  const pool = acquisitionPool(unlabeled, proba, mc, C, options.exclude);
+  const { design, draws, scores } = acquireBatch(
+    { numClasses: C, clusterings: problem.clusterings, pool: pool.rows, proba: pool.proba, mc: pool.mc, currentClasses },
+    { acquisition: options.acquisition, n: options.batch, design: options.design, scoreMode: options.scoreMode, eps: options.eps },
+    Random.from(options.seed, "acquire", round),
+  );
+  const next = recordDraws(draws, design, round + 1, state.draws.length);
+  const poolScores = scores ? { rows: pool.rows, scores } : null;
+  let outOfSample = record;
+  if (calibrated && pool.proba) {
+    const position = new Map<number, number>();
+    pool.rows.forEach((row, i) => position.set(row, i));
+    outOfSample = extendRecord(record, {
+      round: round + 1,
+      pool: pool.rows,
+      rawProba: pool.proba,
+      calibratedProba: pool.rows === unlabeled ? calibrated : acquisitionPool(unlabeled, calibrated, undefined, C, options.exclude).proba!,
+      temperature: options.calibrate === true ? (calibration?.temperature ?? 1) : 1,
+      numClasses: C,
+      clusterings: problem.clusterings,
+      drawnPositions: next.map((d) => position.get(d.row)!),
+      // the proportional design's q of every pool row (mean score mode); uniform: n/|pool|
+      q: design === "proportional" && scores ? inclusionProbabilities(scores, options.batch, options.eps ?? 0.1) : undefined,
+    });
+  }
+  return { next, poolScores, outOfSample };
+}
 
+/** The three steps in order (the simulator's round; the app's worker times each step itself). */
+export async function runRound(state: CerealState, surrogate: Surrogate | null, options: RoundOptions): Promise<RoundResult> {
+  const started = performance.now();
+  const fitted = await fitRound(state, surrogate, options);
+  const estimated = estimateRound(state, fitted, options);
+  const acquired = acquireRound(state, fitted, estimated, options);
+  return roundResult(state, fitted, estimated, acquired, (performance.now() - started) / 1000);
+}
+
+/** The steps' outputs as one RoundResult. */
+export function roundResult(state: CerealState, fitted: FittedRound, estimated: EstimatedRound, acquired: AcquiredBatch, roundSeconds: number): RoundResult {
   return {
-    round,
-    nLabels: labeled.rows.length,
-    estimate,
-    intervals,
-    fit,
-    unlabeled,
-    proba,
-    pseudoLabels,
-    next,
-    poolScores,
-    roundSeconds: (performance.now() - started) / 1000,
-    byEstimator,
-    calibration,
-    health,
-    trainer: fit ? (fixmatch ? "fixmatch" : "supervised") : null,
-    outOfSample,
+    round: state.round,
+    nLabels: state.labeled.rows.length,
+    estimate: estimated.estimate,
+    intervals: estimated.intervals,
+    fit: fitted.fit,
+    unlabeled: fitted.unlabeled,
+    proba: fitted.proba,
+    pseudoLabels: estimated.pseudoLabels,
+    next: acquired.next,
+    poolScores: acquired.poolScores,
+    roundSeconds,
+    byEstimator: estimated.byEstimator,
+    calibration: estimated.calibration,
+    health: fitted.health,
+    trainer: fitted.fit ? (fitted.fixmatch ? "fixmatch" : "supervised") : null,
+    outOfSample: acquired.outOfSample,
   };
 }
 
