@@ -21,8 +21,9 @@ const { db } = await import("../lib/server/db.ts");
 const { importBundle } = await import("../lib/server/imports.ts");
 const { nextTasks } = await import("../lib/server/tasks.ts");
 const { submitLabel } = await import("../lib/server/labels.ts");
-const { runOneJob } = await import("../lib/server/worker.ts");
-const { roundJobHandler } = await import("../lib/server/rounds.ts");
+const { runOneJob } = await import("../lib/server/jobs/worker-loop.ts");
+const { jobResult } = await import("../lib/server/jobs/queue.ts");
+const { roundJob } = await import("../lib/server/rounds/round-job.ts");
 const { createKnnSurrogateFactory } = await import("../lib/cereal/knnSurrogate.ts");
 const { readNpy, writeNpy } = await import("../lib/data/npy.ts");
 const { Random } = await import("../lib/cereal/random.ts");
@@ -90,9 +91,13 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
   await db().project.update({ where: { id: projectId }, data: { seedSize: 50, batchSize: 50, fixmatch: false, acquisition: "hardnmi" } });
   await labelSeed(projectId, labels, 50);
   t = performance.now();
-  await runOneJob("bench", { handlers: { round: roundJobHandler(createKnnSurrogateFactory()) } });
+  await runOneJob("bench", { deps: { createSurrogate: createKnnSurrogateFactory() } });
   const round = await db().round.findFirstOrThrow({ where: { projectId } });
   console.log(`round at N=${n} (k-NN surrogate): ${round.status}, round ${round.roundSeconds?.toFixed(2)} s, of which writing results + estimates + next batch ${round.writeSeconds?.toFixed(3)} s`);
+  // the round job's result times each step (lib/server/rounds/round-steps.ts)
+  const job = await db().job.findFirstOrThrow({ where: { projectId, kind: roundJob.kind } });
+  const steps = jobResult(roundJob, job)?.steps ?? {};
+  console.log(`  steps: ${Object.entries(steps).map(([step, s]) => `${step} ${s.toFixed(3)} s`).join(", ")}`);
 }
 
 await db().$disconnect();

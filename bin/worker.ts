@@ -1,8 +1,12 @@
 /** The worker process (`npm run worker`; `npm start` runs it beside the web server). */
-import { runWorker } from "../lib/server/worker.ts";
-import { jobHandlers } from "../lib/server/job-handlers.ts";
+import { createMclSurrogate, createMlpSurrogate } from "../models/index.ts";
+import { runWorker } from "../lib/server/jobs/worker-loop.ts";
 
 const controller = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => controller.abort());
-await runWorker({ handlers: jobHandlers, signal: controller.signal, log: (m) => console.log(`[worker] ${m}`) });
+await runWorker({
+  deps: { createSurrogate: createMlpSurrogate, createPairwiseSurrogate: createMclSurrogate },
+  signal: controller.signal,
+  log: (message) => console.log(`[worker] ${message}`),
+});
 process.exit(0);

@@ -6,7 +6,7 @@ import * as exportRoute from "@/app/api/projects/[projectId]/exports/[kind]/rout
 import { extractBundleZip } from "./bundle-zip";
 import { db } from "./db";
 import { importBundle } from "./imports";
-import { projectFile } from "./project-files";
+import { projectFile } from "./project-data/paths";
 import { seedIfEmpty } from "./seed";
 import { requestAs, routeContext } from "./test-requests";
 import { zipLimits } from "./uploads";

@@ -1,9 +1,8 @@
-import { createReadStream } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { Zip, ZipPassThrough } from "fflate";
 import { db } from "./db";
 import { requireProjectRole } from "./project-access";
-import { projectFile } from "./project-files";
+import { projectFileStream } from "./project-data/folder";
+import { readManifest } from "./project-data/manifest";
 import type { SessionUser } from "./session";
 
 /**
@@ -19,7 +18,7 @@ export async function exportBundle(user: SessionUser, projectId: string): Promis
     where: { id: projectId },
     include: { classes: { orderBy: { index: "asc" } }, clusterings: { orderBy: { name: "asc" } }, spaces: { orderBy: { name: "asc" } } },
   });
-  const original = JSON.parse(await readFile(projectFile(project, "manifest.json"), "utf8")) as Record<string, unknown>;
+  const original: Record<string, unknown> = await readManifest(project);
   const embeddings = (original.embeddings as string | undefined) ?? "embeddings.npy";
   const labels = project.hasReferenceLabels ? ((original.labels as string | undefined) ?? "labels.npy") : null;
   const items = (original.items as string | undefined) ?? null;
@@ -46,14 +45,14 @@ export async function exportBundle(user: SessionUser, projectId: string): Promis
 
   async function* entries(): AsyncGenerator<{ name: string; chunks: AsyncIterable<Uint8Array> }> {
     yield { name: "manifest.json", chunks: (async function* () { yield new TextEncoder().encode(JSON.stringify(manifest, null, 1)); })() };
-    for (const file of unique) yield { name: file, chunks: createReadStream(projectFile(project, file)) };
+    for (const file of unique) yield { name: file, chunks: projectFileStream(project, file) };
     // images in item order, paged so a million items never sit in memory at once
     let after = -1;
     for (;;) {
       const page = await db().item.findMany({ where: { projectId, index: { gt: after }, image: { not: null } }, orderBy: { index: "asc" }, take: 1000, select: { index: true, image: true } });
       if (!page.length) return;
       after = page[page.length - 1].index;
-      for (const item of page) yield { name: item.image!, chunks: createReadStream(projectFile(project, item.image!)) };
+      for (const item of page) yield { name: item.image!, chunks: projectFileStream(project, item.image!) };
     }
   }
 

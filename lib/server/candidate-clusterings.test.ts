@@ -2,15 +2,15 @@ import { describe, expect, it } from "vitest";
 import * as candidatesRoute from "@/app/api/projects/[projectId]/clusterings/candidates/route";
 import { readNpy } from "@/lib/data/npy";
 import { nmi } from "@/lib/metrics";
-import { candidateClusteringJobHandler, requestCandidateClustering } from "./candidate-clusterings";
+import { candidateClusteringJob, requestCandidateClustering } from "./candidate-clusterings";
 import { db } from "./db";
 import { importBundle } from "./imports";
-import { asSession, digitsProject } from "./labeling-test-fixture";
-import { projectFile } from "./project-files";
+import { asSession, digitsProject, fastWorkerDeps } from "./labeling-test-fixture";
+import { projectFile } from "./project-data/paths";
 import { createTestUser, requestAs, routeContext } from "./test-requests";
-import { runOneJob } from "./worker";
+import { runOneJob } from "./jobs/worker-loop";
 
-const handlers = { cluster: candidateClusteringJobHandler };
+const worker = { deps: fastWorkerDeps, jobs: [candidateClusteringJob] };
 
 async function post(user: { id: string } | null, projectId: string, json: unknown) {
   const full = user ? await db().user.findUniqueOrThrow({ where: { id: user.id } }) : null;
@@ -27,7 +27,7 @@ describe("candidate clusterings", () => {
     // the same request again, while queued
     expect((await post(owner, projectId, { method: "kmeans", k: 10, seed: 3 })).status).toBe(409);
 
-    expect(await runOneJob("worker-test", { handlers })).toBe(true);
+    expect(await runOneJob("worker-test", worker)).toBe(true);
     const job = await db().job.findFirstOrThrow({ where: { projectId, kind: "cluster" } });
     expect(job.status).toBe("done");
     const clustering = await db().clustering.findFirstOrThrow({ where: { projectId, name: "embeddings_kmeans_k10_s3" } });
@@ -53,7 +53,7 @@ describe("candidate clusterings", () => {
     const { projectId } = await importBundle("data/digits-spaces", owner.id, { name: "Digits spaces", mode: "clusterwise" });
     const { name } = await requestCandidateClustering(owner, projectId, { space: "pca8", method: "spectral", k: 10, seed: 1 });
     expect(name).toBe("pca8_spectral_k10_s1");
-    expect(await runOneJob("worker-test", { handlers })).toBe(true);
+    expect(await runOneJob("worker-test", worker)).toBe(true);
     const clustering = await db().clustering.findFirstOrThrow({ where: { projectId, name } });
     expect(clustering.space).toBe("pca8");
     expect((clustering.origin as { algorithm: string; params: { neighbours: number } }).algorithm).toBe("spectral");

@@ -4,20 +4,16 @@
  * clusterings/NAME.npy into the project folder and records a Clustering whose origin holds the
  * algorithm, its parameters and the running time. Estimates cover it from the next round.
  */
-import { mkdir, readFile } from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
 import { CLUSTERING_METHODS, makeCandidateClustering } from "@/lib/clustering";
-import { readNpy, writeNpy } from "@/lib/data/npy";
 import { db } from "./db";
 import { badRequest, conflict } from "./errors";
-import { enqueueJob } from "./jobs";
+import { defineJob } from "./jobs/definition";
+import { enqueueJob, jobPayload } from "./jobs/queue";
 import { requireProjectRole } from "./project-access";
-import { projectDir, projectFile } from "./project-files";
+import { readArray, writeAssignments } from "./project-data/arrays";
+import { embeddingsFile } from "./project-data/manifest";
 import type { SessionUser } from "./session";
-import type { JobHandler } from "./worker";
-
-export const CANDIDATE_JOB = "cluster";
 
 export const candidateClusteringInput = z.object({
   /** an EmbeddingSpace of the project; the main embeddings when left out */
@@ -44,30 +40,37 @@ export async function requestCandidateClustering(user: SessionUser, projectId: s
   const name = `${input.space ?? "embeddings"}_${input.method}_k${input.k}_s${input.seed}`;
   if (await db().clustering.findUnique({ where: { projectId_name: { projectId, name } } }))
     throw conflict(`This project already has the clustering '${name}'.`);
-  const pending = await db().job.findMany({ where: { projectId, kind: CANDIDATE_JOB, status: { in: ["queued", "running"] } }, select: { payload: true } });
-  if (pending.some((j) => (j.payload as { name?: string }).name === name)) throw conflict(`'${name}' is already being made.`);
+  const pending = await db().job.findMany({ where: { projectId, kind: candidateClusteringJob.kind, status: { in: ["queued", "running"] } }, select: { kind: true, payload: true } });
+  if (pending.some((j) => jobPayload(candidateClusteringJob, j).name === name)) throw conflict(`'${name}' is already being made.`);
   const payload: CandidatePayload = { ...input, projectId, name };
-  const job = await enqueueJob(CANDIDATE_JOB, payload, { projectId });
+  const job = await enqueueJob(candidateClusteringJob, payload);
   return { jobId: job.id, name };
 }
 
 /** The points of a space (or of the main embeddings) from the project folder. */
 async function spacePoints(project: { id: string; n: number; dataPath: string }, space: string | undefined): Promise<{ x: Float32Array; d: number }> {
-  let file: string;
-  if (space === undefined) {
-    const manifest = JSON.parse(await readFile(path.join(projectDir(project), "manifest.json"), "utf8")) as { embeddings?: string };
-    file = manifest.embeddings ?? "embeddings.npy";
-  } else {
-    file = (await db().embeddingSpace.findUniqueOrThrow({ where: { projectId_name: { projectId: project.id, name: space } } })).file;
-  }
-  const array = await readNpy(projectFile(project, file));
+  const file =
+    space === undefined ? await embeddingsFile(project) : (await db().embeddingSpace.findUniqueOrThrow({ where: { projectId_name: { projectId: project.id, name: space } } })).file;
+  const array = await readArray(project, file);
   if (array.dtype !== "float32" || array.shape.length !== 2 || array.shape[0] !== project.n)
     throw new Error(`${file}: expected float32 of shape (${project.n}, D), found ${array.dtype} (${array.shape.join(", ")})`);
   return { x: array.data as Float32Array, d: array.shape[1] };
 }
 
-export const candidateClusteringJobHandler: JobHandler = async ({ job, progress }) => {
-  const payload = candidatePayload.parse(job.payload);
+export const candidateClusteringJob = defineJob({
+  kind: "cluster",
+  payload: candidatePayload,
+  result: z.object({ clusteringId: z.string(), name: z.string(), k: z.number().optional(), seconds: z.number().optional() }),
+  lane: "heavy",
+  onePerProject: false,
+  projectOf: (p) => p.projectId,
+  // spectral clustering of 10^5 items: minutes; two hours means the worker is stuck
+  longestRunMs: 2 * 60 * 60_000,
+  retry: { maxAttempts: 3, backoffMs: 5_000 },
+  run: ({ payload, progress }) => makeClustering(payload, progress),
+});
+
+async function makeClustering(payload: CandidatePayload, progress: (value: Record<string, string | number>) => Promise<boolean>) {
   const project = await db().project.findUniqueOrThrow({ where: { id: payload.projectId }, select: { id: true, n: true, dataPath: true, embeddingSpace: true } });
   const file = `clusterings/${payload.name}.npy`;
   // a retried job whose earlier attempt got as far as the row is done
@@ -82,8 +85,7 @@ export const candidateClusteringJobHandler: JobHandler = async ({ job, progress 
     await progress({ stage, method: payload.method, n: project.n, d });
   });
   const k = new Set(result.labels).size;
-  await mkdir(path.dirname(projectFile(project, file)), { recursive: true });
-  await writeNpy(projectFile(project, file), result.labels, [project.n]);
+  await writeAssignments(project, file, result.labels);
   const clustering = await db().clustering.create({
     data: {
       projectId: project.id,
@@ -95,4 +97,4 @@ export const candidateClusteringJobHandler: JobHandler = async ({ job, progress 
     },
   });
   return { clusteringId: clustering.id, name: clustering.name, k, seconds: result.seconds };
-};
+}

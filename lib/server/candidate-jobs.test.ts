@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import * as candidatesRoute from "@/app/api/projects/[projectId]/clusterings/candidates/route";
-import { candidateClusteringJobHandler, requestCandidateClustering } from "./candidate-clusterings";
+import { candidateClusteringJob, requestCandidateClustering } from "./candidate-clusterings";
 import { db } from "./db";
 import { importBundle } from "./imports";
-import { asSession, digitsProject } from "./labeling-test-fixture";
+import { asSession, digitsProject, fastWorkerDeps } from "./labeling-test-fixture";
 import { createTestUser, requestAs, routeContext } from "./test-requests";
-import { runOneJob } from "./worker";
+import { runOneJob } from "./jobs/worker-loop";
 
-const handlers = { cluster: candidateClusteringJobHandler };
+const worker = { deps: fastWorkerDeps, jobs: [candidateClusteringJob] };
 
 async function get(user: { id: string }, projectId: string) {
   const full = await db().user.findUniqueOrThrow({ where: { id: user.id } });
@@ -27,7 +27,7 @@ describe("the candidate clustering form's view of its jobs", () => {
     expect(queued.jobs).toHaveLength(1);
     expect(queued.jobs[0]).toMatchObject({ id: jobId, name: "embeddings_kmeans_k4_s2", method: "kmeans", k: 4, seed: 2, space: null, status: "queued", outcome: null, error: null, finishedAt: null });
 
-    expect(await runOneJob("worker-test", { handlers })).toBe(true);
+    expect(await runOneJob("worker-test", worker)).toBe(true);
     const done = (await (await get(owner, projectId)).json()).jobs[0];
     const clustering = await db().clustering.findFirstOrThrow({ where: { projectId, name: "embeddings_kmeans_k4_s2" } });
     expect(done.status).toBe("done");
@@ -46,7 +46,7 @@ describe("the candidate clustering form's view of its jobs", () => {
     // the second job's space file is gone: the worker fails it with the reason
     await db().job.update({ where: { id: second.jobId }, data: { maxAttempts: 1, createdAt: new Date(Date.now() - 60_000) } });
     await db().embeddingSpace.update({ where: { projectId_name: { projectId, name: "noise" } }, data: { file: "spaces/missing.npy" } });
-    expect(await runOneJob("worker-test", { handlers })).toBe(true);
+    expect(await runOneJob("worker-test", worker)).toBe(true);
 
     const view = await (await get(owner, projectId)).json();
     expect(view.spaces).toEqual(["half_noise", "isomap8", "noise", "pca16", "pca8", "randproj16", "raw", "standardized"]);

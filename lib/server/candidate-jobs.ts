@@ -4,7 +4,8 @@
  * owner sees a k-means or spectral run go from queued to a new test clustering, or why it failed.
  */
 import { db } from "./db";
-import { CANDIDATE_JOB } from "./candidate-clusterings";
+import { candidateClusteringJob } from "./candidate-clusterings";
+import { jobPayload, jobResult } from "./jobs/queue";
 import { requireProjectRole } from "./project-access";
 import type { SessionUser } from "./session";
 
@@ -34,13 +35,13 @@ export async function candidateClusteringJobs(user: SessionUser, projectId: stri
     where: { id: projectId },
     select: { embeddingSpace: true, spaces: { orderBy: { name: "asc" }, select: { name: true } } },
   });
-  const jobs = await db().job.findMany({ where: { projectId, kind: CANDIDATE_JOB }, orderBy: { createdAt: "desc" }, take: RECENT_JOBS });
+  const jobs = await db().job.findMany({ where: { projectId, kind: candidateClusteringJob.kind }, orderBy: { createdAt: "desc" }, take: RECENT_JOBS });
   return {
     spaces: project.spaces.map((s) => s.name),
     defaultSpace: project.embeddingSpace,
     jobs: jobs.map((job) => {
-      const payload = job.payload as { name: string; method: string; k: number; space?: string; seed: number };
-      const result = job.result as { clusteringId?: string; k?: number; seconds?: number } | null;
+      const payload = jobPayload(candidateClusteringJob, job);
+      const result = jobResult(candidateClusteringJob, job);
       return {
         id: job.id,
         name: payload.name,

@@ -4,15 +4,13 @@
  * only then recorded, so a refused file leaves nothing behind. Estimates cover it from the next
  * round without new labels.
  */
-import { copyFile, mkdir, rm } from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
 import { BundleError } from "@/lib/data/bundle";
 import { validateClustering } from "@/lib/data/validate-bundle";
 import { db } from "./db";
 import { AppError, badRequest, conflict } from "./errors";
 import { requireProjectRole } from "./project-access";
-import { projectFile } from "./project-files";
+import { copyIntoProject, removeProjectFiles } from "./project-data/folder";
 import type { SessionUser } from "./session";
 import { receiveMultipart, withStaging } from "./uploads";
 
@@ -44,16 +42,14 @@ export async function addClustering(projectId: string, rawInput: AddClusteringIn
   const file = `added/${input.name}.npy`;
   const softFile = files.soft ? `added/${input.name}.soft.npy` : null;
   try {
-    await mkdir(path.dirname(projectFile(project, file)), { recursive: true });
-    await copyFile(files.file, projectFile(project, file));
-    if (files.soft && softFile) await copyFile(files.soft, projectFile(project, softFile));
+    await copyIntoProject(project, file, files.file);
+    if (files.soft && softFile) await copyIntoProject(project, softFile, files.soft);
     const clustering = await db().clustering.create({
       data: { projectId, name: input.name, k, file, softFile, origin: { added: true, description: input.description } },
     });
     return { id: clustering.id, name: clustering.name, k, soft: softFile !== null };
   } catch (error) {
-    await rm(projectFile(project, file), { force: true });
-    if (softFile) await rm(projectFile(project, softFile), { force: true });
+    await removeProjectFiles(project, softFile ? [file, softFile] : [file]);
     throw error;
   }
 }

@@ -4,9 +4,9 @@ import * as contingencyRoute from "@/app/api/projects/[projectId]/contingency/ro
 import { readNpy } from "@/lib/data/npy";
 import { apMetric } from "@/lib/metrics";
 import { db } from "./db";
-import { DIGITS, digitsProject, fastRoundHandlers, labelAll } from "./labeling-test-fixture";
+import { DIGITS, digitsProject, fastWorkerDeps, labelAll } from "./labeling-test-fixture";
 import { requestAs, routeContext } from "./test-requests";
-import { runOneJob } from "./worker";
+import { runOneJob } from "./jobs/worker-loop";
 
 let fixture: Awaited<ReturnType<typeof digitsProject>>;
 let assignments: Int32Array;
@@ -50,7 +50,7 @@ describe("contingency view", () => {
   });
 
   it("after a round counts labels plus the round's pseudo-labels over every item, boxing each class's largest cells", async () => {
-    await runOneJob("w", { handlers: fastRoundHandlers });
+    await runOneJob("w", { deps: fastWorkerDeps });
     const round = await db().round.findFirstOrThrow({ where: { projectId: fixture.projectId, index: 0 } });
     expect(round.status).toBe("done");
     const project = await db().project.findUniqueOrThrow({ where: { id: fixture.projectId } });

@@ -1,6 +1,8 @@
 import { db } from "./db";
 import { requireProjectRole } from "./project-access";
-import { nextRoundIndex } from "./round-queue";
+import { jobPayload } from "./jobs/queue";
+import { latestEstimates } from "./project-data/estimate-history";
+import { nextRoundIndex, roundJob } from "./rounds/round-job";
 import type { SessionUser } from "./session";
 import { countedLabels } from "./tasks";
 
@@ -27,16 +29,16 @@ export async function projectSnapshot(user: SessionUser, projectId: string): Pro
   const current = await nextRoundIndex(projectId);
   const batch = await db().batch.findUnique({ where: { projectId_index: { projectId, index: current } }, select: { index: true, size: true, id: true } });
   const job = await db().job.findFirst({
-    where: { projectId, kind: "round", status: { in: ["queued", "running", "failed"] } },
+    where: { projectId, kind: roundJob.kind, status: { in: ["queued", "running", "failed"] } },
     orderBy: { createdAt: "desc" },
-    select: { status: true, progress: true, error: true, payload: true },
+    select: { kind: true, status: true, progress: true, error: true, payload: true },
   });
-  const last = await db().round.findFirst({ where: { projectId, status: "done" }, orderBy: { index: "desc" }, include: { estimates: { include: { clustering: { select: { name: true } } } } } });
+  const last = await latestEstimates(projectId);
   const maySeeEstimates = role === "OWNER" || project.annotatorsSeeEstimates;
   let estimates: ProjectSnapshot["estimates"] = null;
   if (maySeeEstimates && last) {
     estimates = {};
-    for (const e of last.estimates) (estimates[e.clustering.name] ??= {})[e.metric] = { value: e.value, lo: e.lo, hi: e.hi, pBest: e.pBest };
+    for (const e of last.estimates) (estimates[e.clustering] ??= {})[e.metric] = { value: e.value, lo: e.lo, hi: e.hi, pBest: e.pBest };
   }
   return {
     labels: await countedLabels(db(), projectId),
@@ -44,7 +46,7 @@ export async function projectSnapshot(user: SessionUser, projectId: string): Pro
     paused: project.paused,
     batch: batch ? { index: batch.index, size: batch.size, done: await db().task.count({ where: { batchId: batch.id, done: true } }) } : null,
     round: job
-      ? { index: (job.payload as { round: number }).round, status: job.status as "queued" | "running" | "failed", progress: job.progress, error: role === "OWNER" ? job.error : null }
+      ? { index: jobPayload(roundJob, job).round, status: job.status as "queued" | "running" | "failed", progress: job.progress, error: role === "OWNER" ? job.error : null }
       : null,
     lastRound: last ? { index: last.index, nLabels: last.nLabels, finishedAt: last.finishedAt?.toISOString() ?? null } : null,
     estimates,

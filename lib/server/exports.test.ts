@@ -3,11 +3,11 @@ import { parquetReadObjects } from "hyparquet";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as exportRoute from "@/app/api/projects/[projectId]/exports/[kind]/route";
 import { db } from "./db";
-import { digitsProject, fastRoundHandlers, labelAll } from "./labeling-test-fixture";
+import { digitsProject, fastWorkerDeps, labelAll } from "./labeling-test-fixture";
 import { submitLabel } from "./labels";
 import { nextTasks } from "./tasks";
 import { requestAs, routeContext } from "./test-requests";
-import { runOneJob } from "./worker";
+import { runOneJob } from "./jobs/worker-loop";
 
 let fixture: Awaited<ReturnType<typeof digitsProject>>;
 let ownerRow: { id: string; sessionVersion: number };
@@ -16,7 +16,7 @@ beforeAll(async () => {
   fixture = await digitsProject();
   await labelAll(fixture.annotators[0], fixture.projectId, fixture.truth, 15);
   await labelAll(fixture.annotators[1], fixture.projectId, fixture.truth, 5);
-  await runOneJob("w", { handlers: fastRoundHandlers });
+  await runOneJob("w", { deps: fastWorkerDeps });
   // one skip, to check kinds come through
   const [task] = (await nextTasks(fixture.annotators[1], fixture.projectId, 1)).tasks;
   await submitLabel(fixture.annotators[1], fixture.projectId, { taskId: task.id, kind: "skip", reason: "blurry", idempotencyKey: "export-skip-1" });

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { db } from "./db";
 import { latestRoundResults } from "./item-assignments";
 import { requireProjectRole } from "./project-access";
+import { estimateHistory } from "./project-data/estimate-history";
 import { runSettings } from "./run-settings";
 import type { SessionUser } from "./session";
 
@@ -177,13 +178,9 @@ export async function exportItems(user: SessionUser, projectId: string, format: 
 /** Every round's estimates of every clustering and metric, with intervals and P(best). */
 export async function exportEstimates(user: SessionUser, projectId: string) {
   await requireProjectRole(user, projectId, "OWNER");
-  const rounds = await db().round.findMany({
-    where: { projectId, status: "done" },
-    orderBy: { index: "asc" },
-    include: { estimates: { include: { clustering: { select: { name: true } } }, orderBy: [{ clustering: { name: "asc" } }, { metric: "asc" }] } },
-  });
+  const rounds = await estimateHistory(projectId);
   const rows = rounds.flatMap((r) =>
-    r.estimates.map((e) => [r.index, r.nLabels, e.clustering.name, e.metric, e.value, e.lo, e.hi, e.pBest, r.backend, r.finishedAt?.toISOString() ?? ""]),
+    r.estimates.map((e) => [r.index, r.nLabels, e.clustering, e.metric, e.value, e.lo, e.hi, e.pBest, r.backend, r.finishedAt?.toISOString() ?? ""]),
   );
   const csv = stringify([["round", "n_labels", "clustering", "metric", "estimate", "lo", "hi", "p_best", "backend", "finished_at"], ...rows]);
   return download(csv, `${await fileStem(projectId)}-estimates.csv`, MIME.csv);

@@ -10,7 +10,7 @@ import { serverConfig } from "./config";
 import { db } from "./db";
 import { AppError, badRequest } from "./errors";
 import { openDatabaseFile } from "./sqlite-file";
-import { projectDir, stagingDir } from "./project-files";
+import { projectDir, stagingDir } from "./project-data/paths";
 import type { SessionUser } from "./session";
 import { bundleRoot, receiveMultipart, withStaging, zipLimits } from "./uploads";
 

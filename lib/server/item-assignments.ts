@@ -3,11 +3,11 @@
  * label (its majority, or the owner's resolution) on labeled items, the latest round's pseudo-label
  * elsewhere. The contingency view counts these; the item list filters by them.
  */
-import { readNpy } from "@/lib/data/npy";
 import { db } from "./db";
 import { notFound } from "./errors";
 import { majority } from "./labels";
-import { projectFile } from "./project-files";
+import { readAssignments } from "./project-data/arrays";
+import { readRoundResults } from "./project-data/round-files";
 
 type ProjectFiles = { dataPath: string; n: number };
 
@@ -15,14 +15,14 @@ type ProjectFiles = { dataPath: string; n: number };
 export async function clusterAssignments(projectId: string, project: { dataPath: string }, name: string) {
   const clustering = await db().clustering.findUnique({ where: { projectId_name: { projectId, name } } });
   if (!clustering) throw notFound(`This project has no clustering named ${name}.`);
-  return { name: clustering.name, k: clustering.k, assignments: (await readNpy(projectFile(project, clustering.file))).data as Int32Array };
+  return { name: clustering.name, k: clustering.k, assignments: await readAssignments(project, clustering) };
 }
 
 /** The latest finished round with a results file [N x 2]: class (label or pseudo-label, -1 none), confidence. */
 export async function latestRoundResults(projectId: string, project: { dataPath: string }) {
   const round = await db().round.findFirst({ where: { projectId, status: "done", resultsFile: { not: null } }, orderBy: { index: "desc" } });
   if (!round) return null;
-  return { round: round.index, results: (await readNpy(projectFile(project, round.resultsFile!))).data as Float32Array };
+  return { round: round.index, results: await readRoundResults(project, round.resultsFile!) };
 }
 
 export interface ItemClasses {

@@ -4,9 +4,9 @@ import * as itemsRoute from "@/app/api/projects/[projectId]/items/route";
 import { readNpy } from "@/lib/data/npy";
 import { db } from "./db";
 import type { CellItem, CellPage } from "./items";
-import { DIGITS, digitsProject, fastRoundHandlers, labelAll } from "./labeling-test-fixture";
+import { DIGITS, digitsProject, fastWorkerDeps, labelAll } from "./labeling-test-fixture";
 import { requestAs, routeContext } from "./test-requests";
-import { runOneJob } from "./worker";
+import { runOneJob } from "./jobs/worker-loop";
 
 let fixture: Awaited<ReturnType<typeof digitsProject>>;
 let kmeans: Int32Array;
@@ -67,7 +67,7 @@ describe("the items of one contingency cell", () => {
   });
 
   it("after a round holds labels and pseudo-labels, page by page, each pseudo-label with its confidence", async () => {
-    await runOneJob("w", { handlers: fastRoundHandlers });
+    await runOneJob("w", { deps: fastWorkerDeps });
     const project = await db().project.findUniqueOrThrow({ where: { id: fixture.projectId } });
     const round = await db().round.findFirstOrThrow({ where: { projectId: fixture.projectId, index: 0 } });
     const results = (await readNpy(path.join(process.env.CEREAL_DATA_DIR!, project.dataPath, round.resultsFile!))).data;

@@ -15,7 +15,7 @@ import { badRequest, notFound } from "./errors";
 import { clusterAssignments, itemClasses, type ItemClasses } from "./item-assignments";
 import { itemView, type ItemView } from "./item-view";
 import { requireProjectRole } from "./project-access";
-import { projectFile } from "./project-files";
+import { projectFilePath } from "./project-data/folder";
 import type { SessionUser } from "./session";
 
 const IMAGE_TYPES: Record<string, string> = {
@@ -39,7 +39,7 @@ export async function itemImage(user: SessionUser, projectId: string, rawIndex: 
   });
   if (!item) throw notFound(`This project has no item ${index}.`);
   if (!item.image) throw notFound(`Item ${index} has no image.`);
-  const file = projectFile(item.project, item.image);
+  const file = projectFilePath(item.project, item.image);
   const info = await stat(file).catch(() => null);
   if (!info) throw notFound(`The image of item ${index} is missing from the project folder.`);
   // Imported images never change in place, so size + mtime identify the bytes.

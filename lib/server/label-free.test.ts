@@ -4,12 +4,12 @@ import { db } from "./db";
 import { evaluateLabelFree } from "@/lib/ace";
 import { loadSpacesBundle } from "@/lib/data/embedding-spaces";
 import { importBundle } from "./imports";
-import { asSession, digitsProject } from "./labeling-test-fixture";
-import { labelFreeJobHandler } from "./label-free";
+import { asSession, digitsProject, fastWorkerDeps } from "./labeling-test-fixture";
+import { labelFreeJob } from "./label-free";
 import { createTestUser, requestAs, routeContext } from "./test-requests";
-import { runOneJob } from "./worker";
+import { runOneJob } from "./jobs/worker-loop";
 
-const handlers = { "label-free": labelFreeJobHandler };
+const worker = { deps: fastWorkerDeps, jobs: [labelFreeJob] };
 
 async function get(user: { id: string }, projectId: string, query = "") {
   const full = await db().user.findUniqueOrThrow({ where: { id: user.id } });
@@ -25,7 +25,7 @@ describe("label-free evaluation of a project's clusterings", () => {
     // asking again while it runs does not queue a second job
     expect((await (await get(owner, projectId)).json()).jobId).toBe(first.jobId);
 
-    expect(await runOneJob("worker-test", { handlers })).toBe(true);
+    expect(await runOneJob("worker-test", worker)).toBe(true);
     const ready = await (await get(owner, projectId)).json();
     expect(ready.state).toBe("ready");
     // data/digits has one space (its embeddings) and 6 clusterings: paired = pooled = ACE
@@ -56,7 +56,7 @@ describe("label-free evaluation of a project's clusterings", () => {
     const { projectId } = await importBundle("data/digits-spaces", owner.id, { name: "Digits spaces", mode: "clusterwise" });
     const { seed } = await db().project.findUniqueOrThrow({ where: { id: projectId } });
     await get(owner, projectId);
-    expect(await runOneJob("worker-test", { handlers })).toBe(true);
+    expect(await runOneJob("worker-test", worker)).toBe(true);
     const ready = await (await get(owner, projectId)).json();
     expect(ready.state).toBe("ready");
     const bundle = await loadSpacesBundle("data/digits-spaces");

@@ -5,19 +5,17 @@
  * folder (label-free/MEASURE.json) under a key of the clusterings and spaces it covered; a GET
  * returns the cached result while it is current, and otherwise queues the job and says so.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
 import { ace, INTERNAL_MEASURES, pooledScores, scoreMatrix, screenSpaces, type InternalMeasure, type ScoreMatrix, type SpaceDip } from "@/lib/ace";
-import { readNpy } from "@/lib/data/npy";
 import { db } from "./db";
-import { enqueueJob } from "./jobs";
+import { defineJob } from "./jobs/definition";
+import { enqueueJob, jobPayload } from "./jobs/queue";
 import { requireProjectRole } from "./project-access";
-import { projectDir, projectFile } from "./project-files";
+import { readArray, readAssignments } from "./project-data/arrays";
+import { readLabelFreeCache, writeLabelFreeCache } from "./project-data/job-files";
+import { embeddingsFile } from "./project-data/manifest";
 import type { SessionUser } from "./session";
-import type { JobHandler } from "./worker";
 
-export const LABEL_FREE_JOB = "label-free";
 /** bump when the scores' definition changes, so cached results are recomputed */
 const VERSION = 1;
 
@@ -48,25 +46,13 @@ async function inputs(project: { id: string; dataPath: string; embeddingSpace: s
   const rows = await db().embeddingSpace.findMany({ where: { projectId: project.id }, orderBy: { name: "asc" }, select: { name: true, file: true } });
   let spaces = rows;
   if (spaces.length === 0) {
-    const manifest = JSON.parse(await readFile(path.join(projectDir(project), "manifest.json"), "utf8")) as { embeddings?: string };
-    spaces = [{ name: project.embeddingSpace ?? "embeddings", file: manifest.embeddings ?? "embeddings.npy" }];
+    spaces = [{ name: project.embeddingSpace ?? "embeddings", file: await embeddingsFile(project) }];
   }
   const clusterings = await db().clustering.findMany({ where: { projectId: project.id }, orderBy: { name: "asc" }, select: { id: true, name: true, file: true, space: true } });
   // a clustering without a space was made in the project's main embeddings
   const withSpace = clusterings.map((c) => ({ ...c, space: c.space ?? (rows.length === 0 ? spaces[0].name : project.embeddingSpace) }));
   const key = JSON.stringify({ version: VERSION, measure, spaces, clusterings: withSpace.map((c) => [c.id, c.file, c.space]) });
   return { key, spaces, clusterings: withSpace };
-}
-
-const cachePath = (project: { dataPath: string }, measure: InternalMeasure) => projectFile(project, `label-free/${measure}.json`);
-
-async function cached(project: { dataPath: string }, measure: InternalMeasure, key: string): Promise<LabelFreeResult | null> {
-  try {
-    const stored = JSON.parse(await readFile(cachePath(project, measure), "utf8")) as { key: string; result: LabelFreeResult };
-    return stored.key === key ? stored.result : null;
-  } catch {
-    return null;
-  }
 }
 
 /** `query` as it comes from the URL: an unknown measure is a 400 naming the valid ones. */
@@ -77,31 +63,41 @@ export async function labelFreeEvaluation(user: SessionUser, projectId: string, 
   const current = await inputs(project, measure);
   if (current.clusterings.length < 3)
     return { state: "unavailable", measure, reason: "ACE compares clusterings by rank across spaces: add at least 3 clusterings." };
-  const result = await cached(project, measure, current.key);
+  const result = await readLabelFreeCache<LabelFreeResult>(project, measure, current.key);
   if (result) return { state: "ready", ...result };
-  const pending = await db().job.findMany({ where: { projectId, kind: LABEL_FREE_JOB, status: { in: ["queued", "running"] } }, select: { id: true, payload: true } });
-  const same = pending.find((j) => (j.payload as { measure?: string }).measure === measure);
-  const job = same ?? (await enqueueJob(LABEL_FREE_JOB, { projectId, measure }, { projectId }));
+  const pending = await db().job.findMany({ where: { projectId, kind: labelFreeJob.kind, status: { in: ["queued", "running"] } }, select: { id: true, kind: true, payload: true } });
+  const same = pending.find((j) => jobPayload(labelFreeJob, j).measure === measure);
+  const job = same ?? (await enqueueJob(labelFreeJob, { projectId, measure }));
   return { state: "computing", measure, jobId: job.id };
 }
 
-const jobPayload = z.object({ projectId: z.string(), measure: labelFreeQuery.shape.measure });
-
 const finite = (v: number) => (Number.isFinite(v) ? v : null);
 
-export const labelFreeJobHandler: JobHandler = async ({ job, progress }) => {
-  const { projectId, measure } = jobPayload.parse(job.payload);
+export const labelFreeJob = defineJob({
+  kind: "label-free",
+  payload: z.object({ projectId: z.string().min(1), measure: labelFreeQuery.shape.measure }),
+  result: z.object({ measure: z.string(), clusterings: z.number(), chosenSpaces: z.array(z.string()) }),
+  lane: "heavy",
+  onePerProject: false,
+  projectOf: (p) => p.projectId,
+  // every clustering scored in every space: tens of seconds per space of 20 000 items
+  longestRunMs: 2 * 60 * 60_000,
+  retry: { maxAttempts: 3, backoffMs: 5_000 },
+  run: ({ payload, progress }) => scoreLabelFree(payload, progress),
+});
+
+async function scoreLabelFree({ projectId, measure }: { projectId: string; measure: InternalMeasure }, progress: (value: { stage: string; space: string; done: number; of: number }) => Promise<boolean>) {
   const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { id: true, n: true, dataPath: true, embeddingSpace: true, seed: true } });
   const current = await inputs(project, measure);
   const clusterings = [];
-  for (const c of current.clusterings) clusterings.push({ name: c.name, labels: (await readNpy(projectFile(project, c.file))).data as Int32Array, space: c.space });
+  for (const c of current.clusterings) clusterings.push({ name: c.name, labels: await readAssignments(project, c), space: c.space });
   // one space at a time, renewing the lease in between: a space of 20 000 items takes tens of
   // seconds of synchronous work, and the lease must not lapse meanwhile (lib/ace's evaluateLabelFree, split)
   const dips: SpaceDip[] = [];
   const rows: number[][] = [];
   for (const [index, s] of current.spaces.entries()) {
     await progress({ stage: "scoring", space: s.name, done: index, of: current.spaces.length });
-    const a = await readNpy(projectFile(project, s.file));
+    const a = await readArray(project, s.file);
     const space = { name: s.name, x: a.data as Float32Array, d: a.shape[1] };
     dips.push(screenSpaces([space], { seed: project.seed })[0]);
     rows.push([...scoreMatrix([space], clusterings, measure, { seed: project.seed }).scores[0]]);
@@ -131,7 +127,6 @@ export const labelFreeJobHandler: JobHandler = async ({ job, progress }) => {
     })),
     outlierSpaces: r.ace.outlierSpaces,
   };
-  await mkdir(path.dirname(cachePath(project, measure)), { recursive: true });
-  await writeFile(cachePath(project, measure), JSON.stringify({ key: current.key, result }));
-  return { measure, clusterings: result.clusterings.length, chosenSpaces: r.ace.chosen.spaces };
-};
+  await writeLabelFreeCache(project, measure, current.key, result);
+  return { measure, clusterings: result.clusterings.length, chosenSpaces: [...r.ace.chosen.spaces] };
+}

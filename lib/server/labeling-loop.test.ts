@@ -8,16 +8,15 @@ import { expectedCalibrationError } from "@/lib/cereal/calibration";
 import type { SurrogateFactory } from "@/lib/cereal/surrogate";
 import { METRIC_KEYS } from "@/lib/metrics";
 import { db, transaction } from "./db";
-import { fillNextBatch } from "./round-store";
+import { fillNextBatch } from "./rounds/round-store";
 import { exportItems } from "./exports";
-import { DIGITS, digitsProject, fastRoundHandlers, labelAll } from "./labeling-test-fixture";
+import { DIGITS, digitsProject, fastWorkerDeps, labelAll } from "./labeling-test-fixture";
 import { correctLabel, submitLabel, undoLastLabel } from "./labels";
-import { projectFile } from "./project-files";
-import { cancelRound, listRounds, retryRound } from "./round-history";
-import { roundJobHandler } from "./rounds";
+import { projectFile } from "./project-data/paths";
+import { cancelRound, listRounds, retryRound } from "./rounds/round-history";
 import { nextTasks } from "./tasks";
 import { requestAs, routeContext } from "./test-requests";
-import { runOneJob } from "./worker";
+import { runOneJob } from "./jobs/worker-loop";
 
 describe("tasks and labels", () => {
   it("turns 10 concurrent identical POSTs into one label", async () => {
@@ -109,7 +108,7 @@ describe("rounds in the worker", () => {
     const job = await db().job.findFirstOrThrow({ where: { projectId, kind: "round" } });
     expect(job).toMatchObject({ status: "queued", payload: { projectId, round: 0 } });
 
-    expect(await runOneJob("test-worker", { handlers: fastRoundHandlers })).toBe(true);
+    expect(await runOneJob("test-worker", { deps: fastWorkerDeps })).toBe(true);
     expect(await db().job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: "done", error: null });
     const round = await db().round.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 0 } }, include: { estimates: true } });
     expect(round).toMatchObject({ status: "done", nLabels: 20, seed: 7 });
@@ -147,7 +146,7 @@ describe("rounds in the worker", () => {
     const overflow = (await nextTasks(annotators[1], projectId, 3)).tasks;
     expect(overflow).toHaveLength(3);
     expect(overflow.every((t) => t.overflow && t.batchIndex === 1)).toBe(true);
-    await runOneJob("test-worker", { handlers: fastRoundHandlers });
+    await runOneJob("test-worker", { deps: fastWorkerDeps });
     const batch = await db().batch.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 1 } }, include: { tasks: true } });
     expect(batch.size).toBe(10);
     expect(batch.tasks).toHaveLength(10);
@@ -167,7 +166,7 @@ describe("rounds in the worker", () => {
     expect(await db().round.findFirst({ where: { projectId, status: "running" } })).not.toBeNull();
     // its lease runs out; another worker takes the job over
     await db().job.updateMany({ where: { projectId }, data: { leaseUntil: new Date(Date.now() - 1) } });
-    await runOneJob("restarted", { handlers: fastRoundHandlers });
+    await runOneJob("restarted", { deps: fastWorkerDeps });
     expect(await db().round.count({ where: { projectId } })).toBe(1);
     expect(await db().round.findFirstOrThrow({ where: { projectId } })).toMatchObject({ status: "done", index: 0 });
     expect(await db().batch.count({ where: { projectId, index: 1 } })).toBe(1);
@@ -185,7 +184,7 @@ describe("rounds in the worker", () => {
     expect(done).toHaveLength(29);
     const pairs = await db().task.findMany({ where: { projectId } });
     expect(pairs.every((t) => t.itemIndexB !== null && t.itemIndex < t.itemIndexB)).toBe(true);
-    await runOneJob("w", { handlers: fastRoundHandlers });
+    await runOneJob("w", { deps: fastWorkerDeps });
 
     const round = await db().round.findFirstOrThrow({ where: { projectId, index: 0 }, include: { estimates: true } });
     expect(round).toMatchObject({ status: "done", nLabels: 29, backend: "fake-components", resultsFile: "rounds/round-0.npy" });
@@ -233,21 +232,22 @@ describe("round control", () => {
   it("keeps a failed round with its error, retries it, and cancels a queued one", async () => {
     const { projectId, annotators, owner, truth } = await digitsProject();
     await labelAll(annotators[0], projectId, truth, 20);
-    const failing = { round: async () => Promise.reject(new Error("embeddings.npy is unreadable")) };
+    const failing = { createSurrogate: async () => Promise.reject(new Error("embeddings.npy is unreadable")) };
     await db().job.updateMany({ where: { projectId }, data: { maxAttempts: 1 } });
-    await runOneJob("w", { handlers: failing });
+    await runOneJob("w", { deps: failing });
     const history = await listRounds(owner, projectId);
     expect(history.queued).toEqual([]);
     const job = await db().job.findFirstOrThrow({ where: { projectId } });
     expect(job).toMatchObject({ status: "failed", error: "embeddings.npy is unreadable" });
-    await expect(listRounds(annotators[0], projectId)).resolves.toMatchObject({ rounds: [] });
+    // the round got as far as freezing its labels: its row shows the error (estimates hidden from annotators)
+    await expect(listRounds(annotators[0], projectId)).resolves.toMatchObject({ rounds: [{ index: 0, status: "failed", error: "embeddings.npy is unreadable", estimates: null }] });
     await expect(retryRound(annotators[0], projectId, 0)).rejects.toThrow(/owner/);
 
     expect(await retryRound(owner, projectId, 0)).toEqual({ index: 0, status: "queued" });
     expect(await cancelRound(owner, projectId, 0)).toEqual({ index: 0, status: "cancelled" });
-    expect(await runOneJob("w", { handlers: fastRoundHandlers })).toBe(false);
+    expect(await runOneJob("w", { deps: fastWorkerDeps })).toBe(false);
     await retryRound(owner, projectId, 0);
-    await runOneJob("w", { handlers: fastRoundHandlers });
+    await runOneJob("w", { deps: fastWorkerDeps });
     const after = await listRounds(owner, projectId);
     expect(after.rounds).toHaveLength(1);
     expect(after.rounds[0]).toMatchObject({ index: 0, status: "done", nLabels: 20 });
@@ -282,7 +282,7 @@ describe("cancelling a running round", () => {
         },
       };
     };
-    await runOneJob("w", { handlers: { round: roundJobHandler(slow) } });
+    await runOneJob("w", { deps: { createSurrogate: slow } });
     // the progress stored at step 16 finds the job cancelled; the step after it ends the fit
     expect(reached).toBeGreaterThanOrEqual(16);
     expect(reached).toBeLessThan(total / 4);
@@ -318,7 +318,7 @@ describe("the recommended configuration in the app", () => {
   it("draws the next batch by the project's design: proportional Hard NMI records each item's inclusion probability", async () => {
     const { projectId, annotators, truth } = await digitsProject({ acquisition: "hardnmi", design: "proportional", estimator: "guarded" });
     await labelAll(annotators[0], projectId, truth, 20);
-    await runOneJob("w", { handlers: fastRoundHandlers });
+    await runOneJob("w", { deps: fastWorkerDeps });
     const round = await db().round.findFirstOrThrow({ where: { projectId, index: 0 } });
     expect(round.config).toMatchObject({ design: "proportional", acquisition: "hardnmi" });
     const batch1 = await db().task.findMany({ where: { projectId, batch: { index: 1 } } });
@@ -331,9 +331,9 @@ describe("the recommended configuration in the app", () => {
   it("carries the out-of-sample record from round to round, so round 1 measures round 0's model on batch 1", async () => {
     const { projectId, annotators, truth } = await digitsProject({ acquisition: "random", estimator: "guarded" });
     await labelAll(annotators[0], projectId, truth, 20);
-    await runOneJob("w", { handlers: fastRoundHandlers });
+    await runOneJob("w", { deps: fastWorkerDeps });
     await labelAll(annotators[0], projectId, truth, 10);
-    await runOneJob("w", { handlers: fastRoundHandlers });
+    await runOneJob("w", { deps: fastWorkerDeps });
     const rounds = await db().round.findMany({ where: { projectId }, orderBy: { index: "asc" }, include: { _count: { select: { estimates: true } } } });
     expect(rounds.map((r) => [r.index, r.status, r.nLabels])).toEqual([
       [0, "done", 20],

@@ -4,11 +4,10 @@ import { createPairComponentsSurrogateFactory } from "@/lib/cereal/pair-componen
 import { readNpy } from "@/lib/data/npy";
 import { db } from "./db";
 import { importBundle } from "./imports";
-import { roundJobHandler } from "./rounds";
 import { submitLabel } from "./labels";
 import { nextTasks } from "./tasks";
 import { createTestUser } from "./test-requests";
-import type { JobHandler } from "./worker";
+import type { WorkerDeps } from "./jobs/definition";
 import type { SessionUser } from "./session";
 
 /**
@@ -48,5 +47,5 @@ export async function labelAll(user: SessionUser, projectId: string, truth: Int3
   return done;
 }
 
-/** The worker's round handler with the k-NN surrogates (fast, no TF.js): items, and pairs by linked components. */
-export const fastRoundHandlers: Record<string, JobHandler> = { round: roundJobHandler(createKnnSurrogateFactory(), createPairComponentsSurrogateFactory()) };
+/** The worker's surrogates as k-NN (fast, no TF.js): items, and pairs by linked components. */
+export const fastWorkerDeps: WorkerDeps = { createSurrogate: createKnnSurrogateFactory(), createPairwiseSurrogate: createPairComponentsSurrogateFactory() };

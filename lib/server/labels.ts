@@ -3,9 +3,9 @@ import type { Label } from "@/lib/generated/prisma/client";
 import { db, transaction, type Tx } from "./db";
 import { badRequest, conflict, notFound } from "./errors";
 import { requireProjectRole } from "./project-access";
-import { cancelQueuedRound, maybeEnqueueRound } from "./round-queue";
+import { cancelQueuedRound, maybeEnqueueRound } from "./rounds/round-job";
 import type { SessionUser } from "./session";
-import { LEASE_MS, countedLabels } from "./tasks";
+import { TASK_LEASE_MS, countedLabels } from "./tasks";
 
 /**
  * Labels (ARCHITECTURE.md contract): clusterwise a class index, pairwise same | different;
@@ -117,7 +117,7 @@ export async function undoLastLabel(user: SessionUser, projectId: string, input:
     await tx.label.update({ where: { id: last.id }, data: { withdrawn: true } });
     await tx.labelChange.create({ data: { labelId: last.id, userId: user.id, action: "withdraw", oldValue: labelValue(last) } });
     await tx.task.update({ where: { id: last.taskId }, data: { done: false } });
-    const expiresAt = new Date(Date.now() + LEASE_MS);
+    const expiresAt = new Date(Date.now() + TASK_LEASE_MS);
     await tx.lease.upsert({
       where: { taskId_userId: { taskId: last.taskId, userId: user.id } },
       create: { taskId: last.taskId, userId: user.id, expiresAt },

@@ -1,10 +1,9 @@
 import { drawProportional, drawTopScore, drawUniform, type Design, type DesignDraw } from "@/lib/cereal/designs";
 import { drawUniformPairs } from "@/lib/cereal/pair-designs";
 import { Random } from "@/lib/cereal/random";
-import { readNpy } from "@/lib/data/npy";
 import type { Tx } from "./db";
-import { projectFile } from "./project-files";
 import { createBatch, drawnKeys } from "./batches";
+import { readRoundScores } from "./project-data/round-files";
 
 /**
  * Overflow tasks: annotators never wait for a round. When every slot of the drawn tasks is taken,
@@ -45,7 +44,7 @@ export async function overflowDraws(tx: Tx, project: OverflowProject, count: num
     draws = drawUniformPairs(project.n, take, random, drawn.pairs);
   } else {
     const pool = Int32Array.from({ length: project.n }, (_, i) => i).filter((row) => !drawn.rows.has(row));
-    const ranking = latest?.scoresFile ? await readScores(project, latest.scoresFile) : null;
+    const ranking = latest?.scoresFile ? await readRoundScores(project, latest.scoresFile) : null;
     design = ranking ? ((latest!.config as { design?: Design }).design ?? "uniform") : "uniform";
     let picked: DesignDraw[];
     if (design === "uniform" || !ranking) picked = drawUniform(pool, take, random);
@@ -56,12 +55,4 @@ export async function overflowDraws(tx: Tx, project: OverflowProject, count: num
     draws = picked.map((d) => ({ ...d, rowB: null }));
   }
   return createBatch(tx, project.id, target.index, null, target.size, draws.map((d) => ({ ...d, design })), true);
-}
-
-// The latest ranking is read once per round, not once per request.
-let cached: { path: string; scores: Float32Array } | null = null;
-async function readScores(project: { dataPath: string }, file: string): Promise<Float32Array> {
-  const path = projectFile(project, file);
-  if (cached?.path !== path) cached = { path, scores: (await readNpy(path)).data as Float32Array };
-  return cached.scores;
 }

@@ -1,9 +1,9 @@
-import { rm } from "node:fs/promises";
 import { z } from "zod";
 import { db } from "./db";
 import { badRequest } from "./errors";
 import { requireProjectRole } from "./project-access";
-import { projectDir } from "./project-files";
+import { latestEstimates } from "./project-data/estimate-history";
+import { removeProjectFolder } from "./project-data/folder";
 import type { SessionUser } from "./session";
 
 /** Labels that count toward the budget (ARCHITECTURE.md): given, not skipped, unsure or withdrawn. */
@@ -39,17 +39,13 @@ export async function listProjects(user: SessionUser) {
 }
 
 async function lastEstimate(projectId: string) {
-  const round = await db().round.findFirst({
-    where: { projectId, status: "done" },
-    orderBy: { index: "desc" },
-    select: { index: true, nLabels: true, estimates: { where: { metric: "nmi" }, select: { value: true, clustering: { select: { name: true } } } } },
-  });
+  const round = await latestEstimates(projectId, { metric: "nmi" });
   if (!round || round.estimates.length === 0) return null;
   return {
     round: round.index,
     nLabels: round.nLabels,
     metric: "nmi" as const,
-    values: round.estimates.map((e) => ({ clustering: e.clustering.name, value: e.value })).sort((a, b) => b.value - a.value),
+    values: round.estimates.map((e) => ({ clustering: e.clustering, value: e.value })).sort((a, b) => b.value - a.value),
   };
 }
 
@@ -112,6 +108,6 @@ export async function deleteProject(user: SessionUser, projectId: string, input:
   const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true, dataPath: true } });
   if (input.confirmName.trim() !== project.name.trim()) throw badRequest(`Type the project's name, ${project.name}, to confirm.`);
   await db().project.delete({ where: { id: projectId } });
-  await rm(projectDir(project), { recursive: true, force: true });
+  await removeProjectFolder(project);
   return { ok: true };
 }

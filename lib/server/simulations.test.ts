@@ -4,13 +4,13 @@ import * as simulationsRoute from "@/app/api/projects/[projectId]/simulations/ro
 import { createKnnSurrogateFactory } from "@/lib/cereal/knnSurrogate";
 import { db } from "./db";
 import { digitsProject } from "./labeling-test-fixture";
-import { SIMULATE_JOB, simulationJobHandler } from "./simulations";
+import { simulationJob } from "./simulations";
 import { createTestProject } from "./test-projects";
 import { requestAs, routeContext } from "./test-requests";
-import { runOneJob } from "./worker";
+import { runOneJob } from "./jobs/worker-loop";
 
 const userRow = (id: string) => db().user.findUniqueOrThrow({ where: { id } });
-const handlers = { [SIMULATE_JOB]: simulationJobHandler(createKnnSurrogateFactory()) };
+const worker = { deps: { createSurrogate: createKnnSurrogateFactory() }, jobs: [simulationJob] };
 
 async function start(userId: string | null, projectId: string, body: unknown) {
   const user = userId ? await userRow(userId) : null;
@@ -33,7 +33,7 @@ describe("simulations", () => {
     expect((await list(owner.id, projectId)).simulations).toMatchObject([{ id, status: "queued", options: { acquisition: "random", budget: 60, fixmatch: false } }]);
     expect(await (await one(owner.id, projectId, id)).json()).toMatchObject({ status: "queued", result: null });
 
-    expect(await runOneJob("w", { handlers })).toBe(true);
+    expect(await runOneJob("w", worker)).toBe(true);
     const [run] = (await list(owner.id, projectId)).simulations;
     expect(run.status).toBe("done");
     expect(run.progress).toEqual({ round: 2, nLabels: 60, budget: 60 });
@@ -56,7 +56,7 @@ describe("simulations", () => {
     const { projectId, owner } = await digitsProject();
     const options = { acquisition: "hardnmi", design: "proportional", estimator: "guarded", fixmatch: true, trainerGuard: true, seedSize: 20, batch: 20, budget: 60, steps: 8, seed: 1 };
     const { id } = await (await start(owner.id, projectId, options)).json();
-    expect(await runOneJob("w", { handlers })).toBe(true);
+    expect(await runOneJob("w", worker)).toBe(true);
     const { result } = await (await one(owner.id, projectId, id)).json();
     expect(result.config).toMatchObject({ acquisition: "hardnmi", design: "proportional", estimator: "guarded", trainerGuard: true, options });
     expect(result.rounds).toHaveLength(3);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import * as stopRuleRoute from "@/app/api/projects/[projectId]/stop-rule/route";
 import { db } from "./db";
-import { digitsProject, fastRoundHandlers, labelAll } from "./labeling-test-fixture";
+import { digitsProject, fastWorkerDeps, labelAll } from "./labeling-test-fixture";
 import { requestAs, routeContext } from "./test-requests";
-import { runOneJob } from "./worker";
+import { runOneJob } from "./jobs/worker-loop";
 
 const get = async (userId: string | null, projectId: string) => {
   const user = userId ? await db().user.findUniqueOrThrow({ where: { id: userId } }) : null;
@@ -15,9 +15,9 @@ describe("stop-rule status", () => {
     const { projectId, owner, annotators, truth } = await digitsProject();
     expect((await (await get(owner.id, projectId)).json()).status).toEqual({});
     await labelAll(annotators[0], projectId, truth, 20);
-    await runOneJob("w", { handlers: fastRoundHandlers });
+    await runOneJob("w", { deps: fastWorkerDeps });
     await labelAll(annotators[0], projectId, truth, 10);
-    await runOneJob("w", { handlers: fastRoundHandlers });
+    await runOneJob("w", { deps: fastWorkerDeps });
 
     const { status } = await (await get(owner.id, projectId)).json();
     const rounds = await db().round.findMany({ where: { projectId, status: "done" }, orderBy: { index: "asc" }, include: { estimates: { include: { clustering: true } } } });

@@ -1,5 +1,5 @@
 import { stopDecision, type HistoryPoint, type StopDecision } from "@/lib/cereal/stopRule";
-import { db } from "./db";
+import { estimateHistory } from "./project-data/estimate-history";
 import { requireProjectRole } from "./project-access";
 import type { SessionUser } from "./session";
 
@@ -10,17 +10,13 @@ import type { SessionUser } from "./session";
  */
 export async function stopRuleStatus(user: SessionUser, projectId: string) {
   await requireProjectRole(user, projectId, "OWNER");
-  const rounds = await db().round.findMany({
-    where: { projectId, status: "done" },
-    orderBy: { index: "asc" },
-    select: { nLabels: true, estimates: { select: { metric: true, value: true, lo: true, hi: true, clustering: { select: { name: true } } } } },
-  });
+  const rounds = await estimateHistory(projectId);
   const histories = new Map<string, Map<string, HistoryPoint[]>>();
   for (const round of rounds) {
     for (const e of round.estimates) {
       if (e.lo === null || e.hi === null) continue;
-      let byMetric = histories.get(e.clustering.name);
-      if (!byMetric) histories.set(e.clustering.name, (byMetric = new Map()));
+      let byMetric = histories.get(e.clustering);
+      if (!byMetric) histories.set(e.clustering, (byMetric = new Map()));
       const list = byMetric.get(e.metric) ?? [];
       list.push({ nLabels: round.nLabels, estimate: e.value, interval: [e.lo, e.hi] });
       byMetric.set(e.metric, list);

@@ -12,7 +12,7 @@ import type { SessionUser } from "./session";
  * slots are not all taken, in draw order; the whole choice runs in one transaction, so two
  * annotators never get the same slot. Expired leases simply stop counting.
  */
-export const LEASE_MS = 10 * 60_000;
+export const TASK_LEASE_MS = 10 * 60_000;
 export const nextTasksInput = z.object({ count: z.coerce.number().int().min(1, "count is at least 1").max(10, "count is at most 10").default(1) });
 
 export type QueueState = "ok" | "paused" | "budget_reached" | "waiting";
@@ -43,7 +43,7 @@ export async function nextTasks(user: SessionUser, projectId: string, count: num
     }
     if (chosen.length === 0) return { tasks: [], state: "waiting" as const, message: "Every task of this batch is taken or done; the next batch comes when the round finishes." };
 
-    const expiresAt = new Date(now.getTime() + LEASE_MS);
+    const expiresAt = new Date(now.getTime() + TASK_LEASE_MS);
     for (const taskId of chosen) {
       // Others' expired leases on this task end here: their late answers are refused (409).
       await tx.lease.deleteMany({ where: { taskId, userId: { not: user.id }, expiresAt: { lte: now } } });

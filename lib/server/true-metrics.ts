@@ -1,9 +1,7 @@
-import { readFile } from "node:fs/promises";
-import { readNpy } from "@/lib/data/npy";
 import { contingency, metricsFromTable, type MetricValues } from "@/lib/metrics";
 import { db } from "./db";
 import { requireProjectRole } from "./project-access";
-import { projectDir, projectFile } from "./project-files";
+import { readAssignments, readReferenceLabels } from "./project-data/arrays";
 import type { SessionUser } from "./session";
 
 /**
@@ -25,12 +23,10 @@ export async function projectTrueMetrics(user: SessionUser, projectId: string) {
   const hit = cache.get(projectId);
   if (hit?.key === key) return { available: true, metrics: hit.values };
 
-  const manifest = JSON.parse(await readFile(`${projectDir(project)}/manifest.json`, "utf8")) as { labels?: string };
-  const truth = (await readNpy(projectFile(project, manifest.labels ?? "labels.npy"))).data as Int32Array;
+  const truth = await readReferenceLabels(project);
   const values: Record<string, MetricValues> = {};
   for (const c of project.clusterings) {
-    const assignments = (await readNpy(projectFile(project, c.file))).data as Int32Array;
-    values[c.name] = metricsFromTable(contingency(truth, assignments));
+    values[c.name] = metricsFromTable(contingency(truth, await readAssignments(project, c)));
   }
   cache.set(projectId, { key, values });
   return { available: true, metrics: values };

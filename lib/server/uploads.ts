@@ -12,7 +12,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { AppError, badRequest } from "./errors";
-import { stagingDir } from "./project-files";
+import { stagingDir } from "./project-data/paths";
 import type { ZipLimits } from "./bundle-zip";
 
 const MB = 1024 * 1024;

@@ -1,39 +1,59 @@
 import { describe, expect, it } from "vitest";
-import { db } from "./db";
-import { claimJob, enqueueJob, LEASE_MS, retryJob } from "./jobs";
-import { runOneJob } from "./worker";
+import { z } from "zod";
+import { db } from "../db";
+import { createTestProject } from "../test-projects";
+import { defineJob, JOB_LEASE_MS, type JobDefinition } from "./definition";
+import { claimJob, enqueueJob, enqueueUniqueJob, jobPayload, retryJob } from "./queue";
+import { runOneJob } from "./worker-loop";
+
+const noSurrogate = { createSurrogate: async () => Promise.reject(new Error("no surrogate in these tests")) };
+
+/** A test job kind: a payload of { x }, the handler given. */
+function testJob(kind: string, run: JobDefinition<z.ZodObject<{ x: z.ZodNumber }>>["run"], options: Partial<Pick<JobDefinition, "retry" | "longestRunMs" | "onePerProject">> = {}) {
+  return defineJob({
+    kind,
+    payload: z.object({ x: z.number(), projectId: z.string().optional() }),
+    result: z.unknown(),
+    lane: "heavy",
+    onePerProject: options.onePerProject ?? false,
+    projectOf: () => null,
+    dedupeKey: (p) => `${kind}:${p.x}`,
+    longestRunMs: options.longestRunMs ?? 60_000,
+    retry: options.retry ?? { maxAttempts: 3, backoffMs: 5_000 },
+    run,
+  });
+}
+const idle = async () => ({});
 
 describe("job queue", () => {
   it("gives a job to exactly one of several concurrent claimers", async () => {
-    const job = await enqueueJob("race", { n: 1 });
-    const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => claimJob(`w${i}`, ["race"])));
+    const race = testJob("race", idle);
+    const job = await enqueueJob(race, { x: 1 });
+    const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => claimJob(`w${i}`, [race])));
     const winners = claims.filter((c) => c?.id === job.id);
     expect(winners).toHaveLength(1);
     expect(winners[0]!.attempts).toBe(1);
   });
 
   it("claims a running job again once its lease expired (its worker died)", async () => {
-    const job = await enqueueJob("lease", {});
-    expect((await claimJob("dead", ["lease"]))?.id).toBe(job.id);
-    expect(await claimJob("other", ["lease"])).toBeNull();
-    const later = new Date(Date.now() + LEASE_MS + 1000);
-    const again = await claimJob("other", ["lease"], later);
+    const lease = testJob("lease", idle);
+    const job = await enqueueJob(lease, { x: 1 });
+    expect((await claimJob("dead", [lease]))?.id).toBe(job.id);
+    expect(await claimJob("other", [lease])).toBeNull();
+    const later = new Date(Date.now() + JOB_LEASE_MS + 1000);
+    const again = await claimJob("other", [lease], later);
     expect(again).toMatchObject({ id: job.id, leaseOwner: "other", attempts: 2 });
   });
 
   it("runs a handler, stores its result, and keeps a failure's error after the last attempt", async () => {
-    await enqueueJob("ok", { x: 2 });
-    const handlers = {
-      ok: async ({ job }: { job: { payload: unknown } }) => ({ doubled: (job.payload as { x: number }).x * 2 }),
-      boom: async () => {
-        throw new Error("the bundle file is missing");
-      },
-    };
-    expect(await runOneJob("w", { handlers })).toBe(true);
+    const ok = testJob("ok", async ({ payload }) => ({ doubled: payload.x * 2 }));
+    const boom = testJob("boom", async () => Promise.reject(new Error("the bundle file is missing")), { retry: { maxAttempts: 1, backoffMs: 0 } });
+    await enqueueJob(ok, { x: 2 });
+    expect(await runOneJob("w", { deps: noSurrogate, jobs: [ok, boom] })).toBe(true);
     expect(await db().job.findFirst({ where: { kind: "ok" } })).toMatchObject({ status: "done", result: { doubled: 4 } });
 
-    const failing = await enqueueJob("boom", {}, { maxAttempts: 1 });
-    await runOneJob("w", { handlers });
+    const failing = await enqueueJob(boom, { x: 1 });
+    await runOneJob("w", { deps: noSurrogate, jobs: [ok, boom] });
     const failed = await db().job.findUniqueOrThrow({ where: { id: failing.id } });
     expect(failed).toMatchObject({ status: "failed", error: "the bundle file is missing" });
 
@@ -41,11 +61,61 @@ describe("job queue", () => {
     expect(await db().job.findUniqueOrThrow({ where: { id: failing.id } })).toMatchObject({ status: "queued", attempts: 0, error: null });
   });
 
-  it("requeues a failed attempt with a backoff while attempts remain", async () => {
-    const job = await enqueueJob("flaky", {}, { maxAttempts: 3 });
-    await runOneJob("w", { handlers: { flaky: async () => Promise.reject(new Error("transient")) } });
+  it("requeues a failed attempt after its kind's backoff while attempts remain", async () => {
+    const flaky = testJob("flaky", async () => Promise.reject(new Error("transient")), { retry: { maxAttempts: 3, backoffMs: 60_000 } });
+    const job = await enqueueJob(flaky, { x: 1 });
+    await runOneJob("w", { deps: noSurrogate, jobs: [flaky] });
     const row = await db().job.findUniqueOrThrow({ where: { id: job.id } });
     expect(row).toMatchObject({ status: "queued", attempts: 1, error: "transient" });
-    expect(row.runAfter.getTime()).toBeGreaterThan(Date.now());
+    expect(row.runAfter.getTime()).toBeGreaterThan(Date.now() + 30_000);
+  });
+
+  it("adds a job with an existing dedupe key only once", async () => {
+    const unique = testJob("unique", idle);
+    expect(await enqueueUniqueJob(unique, { x: 7 })).not.toBeNull();
+    expect(await enqueueUniqueJob(unique, { x: 7 })).toBeNull();
+    expect(await db().job.count({ where: { kind: "unique" } })).toBe(1);
+  });
+
+  it("stops a job that runs past its longest run and counts the attempt as failed", async () => {
+    const stuck = testJob(
+      "stuck",
+      ({ signal }) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))),
+      { longestRunMs: 30, retry: { maxAttempts: 1, backoffMs: 0 } },
+    );
+    const job = await enqueueJob(stuck, { x: 1 });
+    await runOneJob("w", { deps: noSurrogate, jobs: [stuck] });
+    expect((await db().job.findUniqueOrThrow({ where: { id: job.id } })).error).toMatch(/ran past its longest legitimate run time/);
+  });
+
+  it("runs one job per project at a time for kinds that say so", async () => {
+    const exclusive = defineJob({ ...testJob("exclusive", idle), onePerProject: true, projectOf: (p) => p.projectId ?? null });
+    const { projectId } = await createTestProject();
+    const first = await enqueueJob(exclusive, { x: 1, projectId });
+    const second = await enqueueJob(exclusive, { x: 2, projectId });
+    expect((await claimJob("w1", [exclusive]))?.id).toBe(first.id);
+    // the second waits while the first holds its lease ...
+    expect(await claimJob("w2", [exclusive])).toBeNull();
+    // ... and runs once the first is done
+    await db().job.update({ where: { id: first.id }, data: { status: "done" } });
+    expect((await claimJob("w2", [exclusive]))?.id).toBe(second.id);
+  });
+});
+
+describe("typed payloads", () => {
+  const typed = testJob("typed", async ({ payload }) => ({ x: payload.x }));
+
+  it("rejects a payload failing its schema at enqueue, naming the kind", async () => {
+    await expect(enqueueJob(typed, { x: "two" } as unknown as { x: number })).rejects.toThrow(/Job 'typed': invalid payload: x: .*number/);
+    expect(await db().job.count({ where: { kind: "typed" } })).toBe(0);
+  });
+
+  it("fails a stored payload failing its schema at run, at once and naming the kind", async () => {
+    const job = await db().job.create({ data: { kind: "typed", payload: { y: 1 }, maxAttempts: 3 } });
+    await runOneJob("w", { deps: noSurrogate, jobs: [typed] });
+    const row = await db().job.findUniqueOrThrow({ where: { id: job.id } });
+    expect(row.status).toBe("failed");
+    expect(row.error).toMatch(/^Job 'typed': invalid payload: x: /);
+    expect(() => jobPayload(typed, row)).toThrow(/Job 'typed'/);
   });
 });

@@ -1,40 +1,72 @@
 import { randomUUID } from "node:crypto";
-import { db } from "./db";
-import type { Job } from "@/lib/generated/prisma/client";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { z, ZodType } from "zod";
+import type { Job, Prisma } from "@/lib/generated/prisma/client";
+import { db } from "../db";
+import { JOB_LEASE_MS, parsePayload, type JobDefinition } from "./definition";
 
 /**
- * The job table as a queue. A claim is one conditional update (status and lease checked in the
- * WHERE clause), so two workers never run the same job; a worker that dies stops renewing its
- * lease and the job is claimed again, until maxAttempts, after which it stays failed with its error.
+ * The embedded queue: the Job table. Enqueueing checks the payload against its kind's schema. A
+ * claim is one conditional update (status and lease in the WHERE clause), so two workers never
+ * run the same job; a worker that dies stops renewing its lease and the job is claimed again,
+ * until its attempts run out, after which it stays failed with its error.
  */
-export const LEASE_MS = 60_000;
 
-export async function enqueueJob(kind: string, payload: Prisma.InputJsonValue, options: { projectId?: string; maxAttempts?: number } = {}) {
-  return db().job.create({ data: { kind, payload, projectId: options.projectId, maxAttempts: options.maxAttempts ?? 3 } });
+function jobData(definition: JobDefinition, payload: unknown) {
+  const parsed = parsePayload(definition, payload);
+  return {
+    kind: definition.kind,
+    payload: parsed as Prisma.InputJsonValue,
+    projectId: definition.projectOf(parsed),
+    maxAttempts: definition.retry.maxAttempts,
+    dedupeKey: definition.dedupeKey?.(parsed),
+  };
 }
 
-/** Adds a job unless one with the same key exists (then returns null): safe from two processes. */
-export async function enqueueUniqueJob(dedupeKey: string, kind: string, payload: Prisma.InputJsonValue, options: { projectId?: string; maxAttempts?: number } = {}) {
+export async function enqueueJob<S extends ZodType>(definition: JobDefinition<S>, payload: z.input<S>): Promise<Job> {
+  return db().job.create({ data: jobData(definition, payload) });
+}
+
+/** Adds a job unless one with the definition's dedupe key exists (then returns null): safe from two processes. */
+export async function enqueueUniqueJob<S extends ZodType>(definition: JobDefinition<S>, payload: z.input<S>): Promise<Job | null> {
+  if (!definition.dedupeKey) throw new Error(`Job '${definition.kind}' has no dedupe key; enqueue it with enqueueJob.`);
   try {
-    return await db().job.create({ data: { kind, payload, dedupeKey, projectId: options.projectId, maxAttempts: options.maxAttempts ?? 3 } });
+    return await db().job.create({ data: jobData(definition, payload) });
   } catch (error) {
     if ((error as { code?: string }).code === "P2002") return null;
     throw error;
   }
 }
 
-/** Claims the oldest runnable job of the given kinds, or returns null. */
-export async function claimJob(owner: string, kinds: string[], now = new Date()): Promise<Job | null> {
+/** A stored job's payload, typed by its definition (a job of another kind is a programming error). */
+export function jobPayload<S extends ZodType>(definition: JobDefinition<S>, job: Pick<Job, "kind" | "payload">): z.infer<S> {
+  if (job.kind !== definition.kind) throw new Error(`A '${job.kind}' job read as '${definition.kind}'.`);
+  return parsePayload(definition, job.payload);
+}
+
+/** A finished job's result, typed by its definition; null while it has none. */
+export function jobResult<R extends ZodType>(definition: JobDefinition<ZodType, R>, job: Pick<Job, "result">): z.infer<R> | null {
+  if (job.result === null) return null;
+  const parsed = definition.result.safeParse(job.result);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Claims the oldest runnable job of the given kinds, or returns null; a kind run one per project waits while its project has one running. */
+export async function claimJob(owner: string, definitions: readonly JobDefinition[], now = new Date()): Promise<Job | null> {
+  const onePerProject = new Set(definitions.filter((d) => d.onePerProject).map((d) => d.kind));
   const runnable = {
-    kind: { in: kinds },
+    kind: { in: definitions.map((d) => d.kind) },
     OR: [
       { status: "queued", runAfter: { lte: now } },
       { status: "running", leaseUntil: { lt: now } },
     ],
   };
-  for (let tries = 0; tries < 5; tries++) {
-    const candidate = await db().job.findFirst({ where: runnable, orderBy: { createdAt: "asc" }, select: { id: true, attempts: true, maxAttempts: true, status: true } });
+  const passedOver: string[] = [];
+  for (let tries = 0; tries < 8; tries++) {
+    const candidate = await db().job.findFirst({
+      where: { ...runnable, id: { notIn: passedOver } },
+      orderBy: { createdAt: "asc" },
+      select: { id: true, kind: true, projectId: true, attempts: true, maxAttempts: true, status: true },
+    });
     if (!candidate) return null;
     if (candidate.status === "running" && candidate.attempts >= candidate.maxAttempts) {
       // Its worker died on the last allowed attempt: keep it failed instead of retrying forever.
@@ -44,9 +76,18 @@ export async function claimJob(owner: string, kinds: string[], now = new Date())
       });
       continue;
     }
+    if (onePerProject.has(candidate.kind) && candidate.projectId !== null) {
+      const running = await db().job.count({
+        where: { kind: candidate.kind, projectId: candidate.projectId, status: "running", leaseUntil: { gte: now }, id: { not: candidate.id } },
+      });
+      if (running > 0) {
+        passedOver.push(candidate.id);
+        continue;
+      }
+    }
     const { count } = await db().job.updateMany({
       where: { id: candidate.id, ...runnable },
-      data: { status: "running", leaseOwner: owner, leaseUntil: new Date(now.getTime() + LEASE_MS), attempts: { increment: 1 } },
+      data: { status: "running", leaseOwner: owner, leaseUntil: new Date(now.getTime() + JOB_LEASE_MS), attempts: { increment: 1 } },
     });
     if (count === 1) return db().job.findUniqueOrThrow({ where: { id: candidate.id } });
   }
@@ -57,7 +98,7 @@ export async function claimJob(owner: string, kinds: string[], now = new Date())
 export async function renewLease(jobId: string, owner: string, progress?: Prisma.InputJsonValue): Promise<boolean> {
   const { count } = await db().job.updateMany({
     where: { id: jobId, leaseOwner: owner, status: "running" },
-    data: { leaseUntil: new Date(Date.now() + LEASE_MS), ...(progress === undefined ? {} : { progress }) },
+    data: { leaseUntil: new Date(Date.now() + JOB_LEASE_MS), ...(progress === undefined ? {} : { progress }) },
   });
   return count === 1;
 }
@@ -69,16 +110,22 @@ export async function completeJob(jobId: string, owner: string, result: Prisma.I
   });
 }
 
-/** A failed attempt goes back to the queue with a backoff while attempts remain. */
-export async function failJob(job: Job, owner: string, error: unknown) {
+/**
+ * A failed attempt goes back to the queue after its kind's backoff (times the attempts so far)
+ * while attempts remain; `final` fails it at once (a payload that can never run). Returns true
+ * when this call failed the job for good.
+ */
+export async function failJob(job: Job, owner: string, error: unknown, retry: JobDefinition["retry"], final = false): Promise<boolean> {
   const message = error instanceof Error ? error.message : String(error);
-  const retry = job.attempts < job.maxAttempts;
-  await db().job.updateMany({
+  const again = !final && job.attempts < job.maxAttempts;
+  const { count } = await db().job.updateMany({
     where: { id: job.id, leaseOwner: owner, status: "running" },
-    data: retry
-      ? { status: "queued", error: message, leaseOwner: null, leaseUntil: null, runAfter: new Date(Date.now() + 5_000 * job.attempts) }
+    data: again
+      ? { status: "queued", error: message, leaseOwner: null, leaseUntil: null, runAfter: new Date(Date.now() + retry.backoffMs * job.attempts) }
       : { status: "failed", error: message, leaseOwner: null, leaseUntil: null, finishedAt: new Date() },
   });
+  // a job cancelled (or taken over) meanwhile is not ours to fail
+  return count === 1 && !again;
 }
 
 /** Puts a failed or cancelled job back in the queue with a fresh attempt budget. */

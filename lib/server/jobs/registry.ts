@@ -1,14 +1,8 @@
-import { createMclSurrogate, createMlpSurrogate } from "@/models";
-import { candidateClusteringJobHandler } from "./candidate-clusterings";
-import { labelFreeJobHandler } from "./label-free";
-import { roundJobHandler } from "./rounds";
-import { SIMULATE_JOB, simulationJobHandler } from "./simulations";
-import type { JobHandler } from "./worker";
+import { candidateClusteringJob } from "../candidate-clusterings";
+import { labelFreeJob } from "../label-free";
+import { roundJob } from "../rounds/round-job";
+import { simulationJob } from "../simulations";
+import type { JobDefinition } from "./definition";
 
-/** Every job kind the worker runs, by name. Features add their handler here. */
-export const jobHandlers: Record<string, JobHandler> = {
-  round: roundJobHandler(createMlpSurrogate, createMclSurrogate),
-  cluster: candidateClusteringJobHandler,
-  "label-free": labelFreeJobHandler,
-  [SIMULATE_JOB]: simulationJobHandler(createMlpSurrogate),
-};
+/** Every job kind the worker runs. A feature defines its job (jobs/definition.ts) and adds it here. */
+export const JOBS: readonly JobDefinition[] = [roundJob, simulationJob, labelFreeJob, candidateClusteringJob];

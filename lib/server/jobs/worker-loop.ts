@@ -1,38 +1,47 @@
 import type { Job } from "@/lib/generated/prisma/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { claimJob, completeJob, failJob, LEASE_MS, newWorkerId, renewLease } from "./jobs";
+import { JOB_HEARTBEAT_MS, JobPayloadError, parsePayload, type JobDefinition, type WorkerDeps } from "./definition";
+import { claimJob, completeJob, failJob, newWorkerId, renewLease } from "./queue";
+import { JOBS } from "./registry";
 
 /**
- * The worker process's job loop: claim a job, run its handler while renewing the lease, store
- * the result or the error. Handlers are registered per job kind by the features that need them.
+ * The worker process's job loop: claim a job of a registered kind, check its payload, run its
+ * handler while a heartbeat renews the lease, store the result or the error. A payload failing
+ * its schema fails the job at once (no retry can fix it).
  */
-export interface JobContext {
-  job: Job;
-  /** reports progress (stored on the job, renews the lease); false when the job was cancelled */
-  progress(value: Prisma.InputJsonValue): Promise<boolean>;
-  signal: AbortSignal;
-}
-export type JobHandler = (ctx: JobContext) => Promise<Prisma.InputJsonValue>;
-
 export interface WorkerOptions {
-  handlers: Record<string, JobHandler>;
-  signal: AbortSignal;
-  pollMs?: number;
-  log?: (message: string) => void;
+  readonly deps: WorkerDeps;
+  /** the kinds this worker runs (default: every registered kind) */
+  readonly jobs?: readonly JobDefinition[];
+  readonly signal: AbortSignal;
+  readonly pollMs?: number;
+  readonly log?: (message: string) => void;
 }
 
 /** Runs one claimed job to its end; returns false when no job was runnable. */
 export async function runOneJob(owner: string, options: Omit<WorkerOptions, "signal"> & { signal?: AbortSignal }): Promise<boolean> {
-  const job = await claimJob(owner, Object.keys(options.handlers));
+  const jobs = options.jobs ?? JOBS;
+  const job = await claimJob(owner, jobs);
   if (!job) return false;
+  const definition = jobs.find((d) => d.kind === job.kind)!;
   const controller = new AbortController();
-  const renew = setInterval(() => {
+  let overran = false;
+  const heartbeat = setInterval(() => {
     renewLease(job.id, owner).then((ours) => ours || controller.abort());
-  }, LEASE_MS / 3);
-  options.signal?.addEventListener("abort", () => controller.abort(), { once: true });
+  }, JOB_HEARTBEAT_MS);
+  const watchdog = setTimeout(() => {
+    overran = true;
+    controller.abort();
+  }, definition.longestRunMs);
+  const stop = () => controller.abort();
+  options.signal?.addEventListener("abort", stop, { once: true });
+  let payload: unknown;
   try {
-    const result = await options.handlers[job.kind]({
+    payload = parsePayload(definition, job.payload);
+    const result = await definition.run({
       job,
+      payload,
+      deps: options.deps,
       signal: controller.signal,
       progress: async (value) => {
         const ours = await renewLease(job.id, owner, value);
@@ -40,21 +49,32 @@ export async function runOneJob(owner: string, options: Omit<WorkerOptions, "sig
         return ours;
       },
     });
-    await completeJob(job.id, owner, result);
+    await completeJob(job.id, owner, result as Prisma.InputJsonValue);
     options.log?.(`job ${job.kind} ${job.id} done`);
-  } catch (error) {
-    await failJob(job, owner, error);
-    options.log?.(`job ${job.kind} ${job.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+  } catch (caught) {
+    const error = overran ? new Error(`The job ran past its longest legitimate run time (${Math.round(definition.longestRunMs / 60_000)} min) and was stopped.`) : caught;
+    await settleFailure(definition, job, owner, error, payload, options.log);
   } finally {
-    clearInterval(renew);
+    clearInterval(heartbeat);
+    clearTimeout(watchdog);
+    options.signal?.removeEventListener("abort", stop);
   }
   return true;
+}
+
+async function settleFailure(definition: JobDefinition, job: Job, owner: string, error: unknown, payload: unknown, log?: (message: string) => void) {
+  const message = error instanceof Error ? error.message : String(error);
+  const invalid = error instanceof JobPayloadError;
+  const failedForGood = await failJob(job, owner, error, definition.retry, invalid);
+  if (failedForGood && !invalid) await definition.onFailed?.(payload, message);
+  log?.(`job ${job.kind} ${job.id} failed${failedForGood ? "" : " (will retry)"}: ${message}`);
 }
 
 export async function runWorker(options: WorkerOptions): Promise<void> {
   const owner = newWorkerId();
   const pollMs = options.pollMs ?? 500;
-  options.log?.(`${owner} started; job kinds: ${Object.keys(options.handlers).join(", ") || "none yet"}`);
+  const kinds = (options.jobs ?? JOBS).map((d) => `${d.kind} (${d.lane})`);
+  options.log?.(`${owner} started; job kinds: ${kinds.join(", ")}`);
   while (!options.signal.aborted) {
     const ran = await runOneJob(owner, options);
     if (!ran) await new Promise((resolve) => setTimeout(resolve, pollMs));

@@ -1,16 +1,19 @@
 import path from "node:path";
-import { serverConfig } from "./config";
+import { serverConfig } from "../config";
 
 /**
  * Where a project's files live: `$CEREAL_DATA_DIR/projects/<id>/` holds the imported bundle
  * (embeddings, clusterings, spaces, items, images, reference labels) and `rounds/` the per-round
- * results. Paths stored in the database are relative to that folder.
+ * results. Paths stored in the database are relative to that folder. Only the project-data layer
+ * and the import (which writes the folder) build paths into it.
  */
-export function projectDir(project: { dataPath: string }): string {
+export type ProjectFolder = { readonly dataPath: string };
+
+export function projectDir(project: ProjectFolder): string {
   return path.join(serverConfig().dataDir, project.dataPath);
 }
 
-export function projectFile(project: { dataPath: string }, relative: string): string {
+export function projectFile(project: ProjectFolder, relative: string): string {
   const root = projectDir(project);
   const full = path.resolve(root, relative);
   if (!full.startsWith(root + path.sep)) throw new Error(`${relative} leaves the project folder`);

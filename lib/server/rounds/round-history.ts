@@ -1,9 +1,10 @@
-import { db } from "./db";
-import { conflict, notFound } from "./errors";
-import { cancelJob, retryJob } from "./jobs";
-import { requireProjectRole } from "./project-access";
-import { ROUND_JOB, roundJobKey } from "./round-queue";
-import type { SessionUser } from "./session";
+import { db } from "../db";
+import { conflict, notFound } from "../errors";
+import { cancelJob, jobPayload, retryJob } from "../jobs/queue";
+import { requireProjectRole } from "../project-access";
+import { estimateHistory } from "../project-data/estimate-history";
+import type { SessionUser } from "../session";
+import { roundJob, roundJobKey } from "./round-job";
 
 /**
  * The rounds of a project as the dashboard shows them: timings, backend, mask rate, status and
@@ -14,40 +15,43 @@ export async function listRounds(user: SessionUser, projectId: string) {
   const role = await requireProjectRole(user, projectId);
   const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { annotatorsSeeEstimates: true } });
   const showEstimates = role === "OWNER" || project.annotatorsSeeEstimates;
-  const rounds = await db().round.findMany({
-    where: { projectId },
-    orderBy: { index: "asc" },
-    include: showEstimates ? { estimates: { include: { clustering: { select: { name: true } } } } } : undefined,
-  });
-  const jobs = await db().job.findMany({ where: { projectId, kind: ROUND_JOB }, select: { id: true, status: true, progress: true, error: true, attempts: true, payload: true } });
-  const jobOf = new Map(jobs.map((j) => [(j.payload as { round: number }).round, j]));
-  const queued = jobs.filter((j) => j.status === "queued" && !rounds.some((r) => r.index === (j.payload as { round: number }).round));
+  const rounds = await db().round.findMany({ where: { projectId }, orderBy: { index: "asc" } });
+  const estimates = showEstimates ? new Map((await estimateHistory(projectId)).map((r) => [r.index, r.estimates])) : null;
+  const jobs = (await db().job.findMany({ where: { projectId, kind: roundJob.kind }, select: { id: true, kind: true, status: true, progress: true, error: true, attempts: true, payload: true } })).map(
+    (j) => ({ ...j, round: jobPayload(roundJob, j).round }),
+  );
+  const jobOf = new Map(jobs.map((j) => [j.round, j]));
+  const queued = jobs.filter((j) => j.status === "queued" && !rounds.some((r) => r.index === j.round));
   return {
-    rounds: rounds.map((r) => ({
-      index: r.index,
-      status: r.status,
-      nLabels: r.nLabels,
-      backend: r.backend,
-      maskRate: r.maskRate,
-      // the estimator behind the numbers, and the surrogate measured out of sample (lib/cereal/surrogate-health.ts)
-      estimator: (r.config as { estimator?: string } | null)?.estimator ?? null,
-      surrogateAccuracy: r.surrogateAccuracy,
-      surrogateWeak: r.surrogateWeak,
-      surrogateEce: r.surrogateEce,
-      trainSeconds: r.trainSeconds,
-      roundSeconds: r.roundSeconds,
-      writeSeconds: r.writeSeconds,
-      error: r.error,
-      createdAt: r.createdAt,
-      finishedAt: r.finishedAt,
-      job: jobOf.get(r.index) ? { status: jobOf.get(r.index)!.status, progress: jobOf.get(r.index)!.progress, attempts: jobOf.get(r.index)!.attempts } : null,
-      estimates: "estimates" in r ? (r.estimates as { clustering: { name: string }; metric: string; value: number; lo: number | null; hi: number | null; pBest: number | null }[]).map((e) => ({ clustering: e.clustering.name, metric: e.metric, value: e.value, lo: e.lo, hi: e.hi, pBest: e.pBest })) : null,
-    })),
-    queued: queued.map((j) => ({ index: (j.payload as { round: number }).round, status: j.status })),
+    rounds: rounds.map((r) => {
+      const job = jobOf.get(r.index);
+      return {
+        index: r.index,
+        status: r.status,
+        nLabels: r.nLabels,
+        backend: r.backend,
+        maskRate: r.maskRate,
+        // the estimator behind the numbers, and the surrogate measured out of sample (lib/cereal/surrogate-health.ts)
+        estimator: (r.config as { estimator?: string } | null)?.estimator ?? null,
+        surrogateAccuracy: r.surrogateAccuracy,
+        surrogateWeak: r.surrogateWeak,
+        surrogateEce: r.surrogateEce,
+        trainSeconds: r.trainSeconds,
+        roundSeconds: r.roundSeconds,
+        writeSeconds: r.writeSeconds,
+        error: r.error,
+        createdAt: r.createdAt,
+        finishedAt: r.finishedAt,
+        job: job ? { status: job.status, progress: job.progress, attempts: job.attempts } : null,
+        // a round that is not done has no estimates
+        estimates: estimates ? [...(estimates.get(r.index) ?? [])] : null,
+      };
+    }),
+    queued: queued.map((j) => ({ index: j.round, status: j.status })),
   };
 }
 
-async function roundJob(projectId: string, index: number) {
+async function findRoundJob(projectId: string, index: number) {
   const job = await db().job.findUnique({ where: { dedupeKey: roundJobKey(projectId, index) } });
   if (!job) throw notFound(`Round ${index} has no job.`);
   return job;
@@ -56,7 +60,7 @@ async function roundJob(projectId: string, index: number) {
 /** Queues a failed or cancelled round again, with a fresh attempt budget. */
 export async function retryRound(user: SessionUser, projectId: string, index: number) {
   await requireProjectRole(user, projectId, "OWNER");
-  const job = await roundJob(projectId, index);
+  const job = await findRoundJob(projectId, index);
   if (job.status !== "failed" && job.status !== "cancelled") throw conflict(`Round ${index} is ${job.status}; only a failed or cancelled round can be retried.`);
   await db().round.updateMany({ where: { projectId, index, status: { in: ["failed", "cancelled"] } }, data: { status: "queued", error: null } });
   await retryJob(job.id);
@@ -66,7 +70,7 @@ export async function retryRound(user: SessionUser, projectId: string, index: nu
 /** Stops a queued or running round; its labels stay, and it runs again only when the owner retries it. */
 export async function cancelRound(user: SessionUser, projectId: string, index: number) {
   await requireProjectRole(user, projectId, "OWNER");
-  const job = await roundJob(projectId, index);
+  const job = await findRoundJob(projectId, index);
   if (job.status !== "queued" && job.status !== "running") throw conflict(`Round ${index} is ${job.status}; only a queued or running round can be cancelled.`);
   await cancelJob(job.id);
   await db().round.updateMany({ where: { projectId, index, status: { not: "done" } }, data: { status: "cancelled", error: "Cancelled by the owner." } });

@@ -1,13 +1,13 @@
-import type { JobContext } from "./worker";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * A round's training progress: stored on the job every 16 steps (which also renews the lease and
  * notices a cancelled job), and a cancelled round stops at its next training step rather than
  * after the whole fit (the trainers call this every step and let a throw end the fit).
  */
-export function trainingProgress(ctx: JobContext) {
+export function trainingProgress(job: { signal: AbortSignal; progress: (value: Prisma.InputJsonValue) => Promise<boolean> }) {
   return ({ step, total }: { step: number; total: number }) => {
-    if (ctx.signal.aborted) throw new Error("The round was cancelled.");
-    if (step % 16 === 0 || step === total) void ctx.progress({ phase: "training", step, total });
+    if (job.signal.aborted) throw new Error("The round was cancelled.");
+    if (step % 16 === 0 || step === total) void job.progress({ phase: "training", step, total });
   };
 }

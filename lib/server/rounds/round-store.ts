@@ -1,15 +1,15 @@
-import { rename, writeFile } from "node:fs/promises";
 import type { IntervalReport } from "@/lib/cereal/intervals";
 import { METRIC_KEYS, type MetricValues } from "@/lib/metrics";
 import type { Design } from "@/lib/cereal/designs";
 import { pairKey } from "@/lib/cereal/pair-designs";
-import { createBatch, drawnKeys } from "./batches";
-import { db, transaction, type Tx } from "./db";
+import { createBatch, drawnKeys } from "../batches";
+import { db, transaction, type Tx } from "../db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /**
- * What clusterwise and pairwise rounds store alike: each clustering's estimates with interval
- * and P(best), and result files written so that a killed worker never leaves half a file.
+ * What clusterwise and pairwise rounds store alike, in the database: each clustering's estimates
+ * with interval and P(best), the next batch, and the round marked done (its files are written
+ * before, by project-data/round-files.ts).
  */
 async function storeEstimates(
   tx: Tx,
@@ -32,12 +32,6 @@ async function storeEstimates(
       })),
     ),
   });
-}
-
-/** Written under a temporary name and renamed into place. */
-export async function writeFileAtomically(path: string, data: Uint8Array | string) {
-  await writeFile(`${path}.tmp`, data);
-  await rename(`${path}.tmp`, path);
 }
 
 /** The project may have been deleted while the surrogate trained: never recreate its folder. */

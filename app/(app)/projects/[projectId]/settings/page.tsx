@@ -1,10 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { designsFor } from "@/lib/cereal/acquire";
-import { ACQUISITIONS } from "@/lib/cereal/acquisition";
-import { ESTIMATORS } from "@/lib/cereal/estimators";
-import { RECOMMENDED } from "@/lib/cereal/recommended";
 import { requirePageUser } from "@/lib/server/page-session";
+import { optionsCatalogue } from "@/lib/server/project-data/options-catalogue";
 import { getProjectSettings } from "@/lib/server/project-settings";
 import { pageError } from "../page-error";
 import { AddClusteringForm, DeleteProject, SettingsForm } from "./settings-forms";
@@ -15,6 +12,9 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
   const { projectId } = await params;
   const user = await requirePageUser(`/projects/${projectId}/settings`);
   const settings = await getProjectSettings(user, projectId).catch(pageError);
+  const catalogue = optionsCatalogue();
+  // the settings form edits these; the trainer guard follows the estimator (guarded)
+  const { acquisition, design, fixmatch, fixmatchSteps, estimator } = catalogue.recommended;
   return (
     <div className="space-y-8">
       <div>
@@ -34,10 +34,10 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
       <SettingsForm
         projectId={projectId}
         initial={settings}
-        acquisitions={[...ACQUISITIONS]}
-        designs={Object.fromEntries(ACQUISITIONS.map((a) => [a, [...designsFor(a)]]))}
-        estimators={Object.keys(ESTIMATORS)}
-        recommended={{ acquisition: RECOMMENDED.acquisition, design: RECOMMENDED.design, fixmatch: RECOMMENDED.fixmatch, fixmatchSteps: RECOMMENDED.fixmatchSteps, estimator: RECOMMENDED.estimator }}
+        acquisitions={catalogue.acquisitions}
+        designs={catalogue.designs}
+        estimators={catalogue.estimators}
+        recommended={{ acquisition, design, fixmatch, fixmatchSteps, estimator }}
       />
       <AddClusteringForm projectId={projectId} />
       <DeleteProject projectId={projectId} name={settings.name} />

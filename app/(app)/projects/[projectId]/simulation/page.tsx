@@ -1,10 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { designsFor } from "@/lib/cereal/acquire";
-import { ACQUISITIONS } from "@/lib/cereal/acquisition";
-import { ESTIMATORS } from "@/lib/cereal/estimators";
-import { RECOMMENDED } from "@/lib/cereal/recommended";
 import { requirePageUser } from "@/lib/server/page-session";
+import { optionsCatalogue } from "@/lib/server/project-data/options-catalogue";
 import { requireProjectRole } from "@/lib/server/project-access";
 import { getProject } from "@/lib/server/projects";
 import { pageError } from "../page-error";
@@ -18,6 +15,7 @@ export default async function SimulationPage({ params }: { params: Promise<{ pro
   const user = await requirePageUser(`/projects/${projectId}/simulation`);
   await requireProjectRole(user, projectId, "OWNER").catch(pageError);
   const project = await getProject(user, projectId).catch(pageError);
+  const catalogue = optionsCatalogue();
   return (
     <div className="space-y-5">
       <div>
@@ -33,10 +31,10 @@ export default async function SimulationPage({ params }: { params: Promise<{ pro
       {project.hasReferenceLabels && project.mode !== "pairwise" ? (
         <SimulationRuns
           projectId={projectId}
-          acquisitions={[...ACQUISITIONS]}
-          designs={Object.fromEntries(ACQUISITIONS.map((a) => [a, [...designsFor(a)]]))}
-          estimators={Object.keys(ESTIMATORS)}
-          recommended={{ ...RECOMMENDED }}
+          acquisitions={catalogue.acquisitions}
+          designs={catalogue.designs}
+          estimators={catalogue.estimators}
+          recommended={catalogue.recommended}
           n={project.n}
         />
       ) : (

@@ -1,4 +1,4 @@
-import { listRounds } from "@/lib/server/round-history";
+import { listRounds } from "@/lib/server/rounds/round-history";
 import { route } from "@/lib/server/route";
 
 export const GET = route<{ projectId: string }>("user", async ({ user, params }) => listRounds(user, params.projectId));

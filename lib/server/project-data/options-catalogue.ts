@@ -1,0 +1,26 @@
+import { designsFor } from "@/lib/cereal/acquire";
+import { ACQUISITIONS, type Acquisition } from "@/lib/cereal/acquisition";
+import type { Design } from "@/lib/cereal/designs";
+import { ESTIMATORS } from "@/lib/cereal/estimators";
+import { RECOMMENDED, type Configuration } from "@/lib/cereal/recommended";
+
+/**
+ * What a project (or a simulation of it) may be configured with: the acquisition functions, the
+ * sampling designs each allows, the estimators, and the recommended configuration. The settings
+ * and simulation pages take their choices from here.
+ */
+export interface OptionsCatalogue {
+  readonly acquisitions: Acquisition[];
+  readonly designs: Record<Acquisition, Design[]>;
+  readonly estimators: string[];
+  readonly recommended: Configuration;
+}
+
+export function optionsCatalogue(): OptionsCatalogue {
+  return {
+    acquisitions: [...ACQUISITIONS],
+    designs: Object.fromEntries(ACQUISITIONS.map((a) => [a, [...designsFor(a)]])) as Record<Acquisition, Design[]>,
+    estimators: Object.keys(ESTIMATORS),
+    recommended: { ...RECOMMENDED },
+  };
+}
