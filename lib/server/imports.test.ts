@@ -10,6 +10,7 @@ import { serverConfig } from "./config";
 import { db } from "./db";
 import { importBundle, removeUnfinishedImports } from "./imports";
 import { createTestUser, requestAs, routeContext } from "./test-requests";
+import { recommendedProjectSettings } from "./project-data/options-catalogue";
 
 let bundle: string;
 beforeEach(async () => {
@@ -297,7 +298,7 @@ describe("after a crash", () => {
   it("removes half-imported projects and staged uploads at start", async () => {
     const owner = await createTestUser();
     const { dataDir } = serverConfig();
-    await db().project.create({ data: { name: "Half", state: "importing", dataPath: "projects/half", bundleName: "b", n: 1, d: 1, members: { create: { userId: owner.id, role: "OWNER" } } } });
+    await db().project.create({ data: { ...recommendedProjectSettings(), name: "Half", state: "importing", dataPath: "projects/half", bundleName: "b", n: 1, d: 1, members: { create: { userId: owner.id, role: "OWNER" } } } });
     await mkdir(path.join(dataDir, "projects", "half"), { recursive: true });
     await writeFile(path.join(dataDir, "projects", "half", "embeddings.npy"), "x");
     await mkdir(path.join(dataDir, "staging", "upload-1", "files"), { recursive: true });

@@ -10,6 +10,7 @@ import { serverConfig } from "./config";
 import { db } from "./db";
 import { AppError, badRequest } from "./errors";
 import { openDatabaseFile } from "./sqlite-file";
+import { recommendedProjectSettings } from "./project-data/options-catalogue";
 import { projectDir, stagingDir } from "./project-data/paths";
 import type { SessionUser } from "./session";
 import { bundleRoot, receiveMultipart, withStaging, zipLimits } from "./uploads";
@@ -54,6 +55,7 @@ export async function importBundle(sourceDir: string, ownerId: string, rawOption
       mode: options.mode,
       classMode: summary.classNames.length ? "fixed" : "open",
       seed: Math.floor(Math.random() * 2 ** 31),
+      ...recommendedProjectSettings(),
       members: { create: { userId: ownerId, role: "OWNER" } },
     },
   });

@@ -8,6 +8,7 @@ import { db } from "./db";
 import { seedIfEmpty } from "./seed";
 import { createTestUser, requestAs, routeContext } from "./test-requests";
 import { addTestLabels, createTestProject } from "./test-projects";
+import { recommendedProjectSettings } from "./project-data/options-catalogue";
 
 describe("projects", () => {
   it("seeds the admin and the demo project once", async () => {
@@ -28,7 +29,7 @@ describe("projects", () => {
     const annotator = await createTestUser("ANNOTATOR");
     const outsider = await createTestUser("RESEARCHER");
     const project = await db().project.create({
-      data: {
+      data: { ...recommendedProjectSettings(),
         name: "P", bundleName: "b", n: 3, d: 2, dataPath: "projects/p-test",
         members: { create: [{ userId: owner.id, role: "OWNER" }, { userId: annotator.id, role: "ANNOTATOR" }] },
       },

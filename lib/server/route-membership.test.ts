@@ -3,6 +3,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "./db";
 import { createTestUser, requestAs, routeContext } from "./test-requests";
+import { recommendedProjectSettings } from "./project-data/options-catalogue";
 
 /**
  * Every route under app/api/projects/[projectId]/ answers 403 to a signed-in user who is not a
@@ -26,7 +27,7 @@ beforeAll(async () => {
   const owner = await createTestUser("RESEARCHER");
   outsider = await createTestUser("RESEARCHER");
   const project = await db().project.create({
-    data: { name: "Private", bundleName: "b", n: 3, d: 2, dataPath: "projects/private-test", members: { create: { userId: owner.id, role: "OWNER" } } },
+    data: { ...recommendedProjectSettings(), name: "Private", bundleName: "b", n: 3, d: 2, dataPath: "projects/private-test", members: { create: { userId: owner.id, role: "OWNER" } } },
   });
   projectId = project.id;
 });
