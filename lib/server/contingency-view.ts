@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apMetric, asTable } from "@/lib/metrics";
+import { apMetric, contingency, denseTable } from "@/lib/metrics";
 import { db } from "./db";
 import { badRequest } from "./errors";
 import { clusterAssignments, itemClasses } from "./item-assignments";
@@ -27,22 +27,21 @@ export async function contingencyView(user: SessionUser, projectId: string, clus
   const classOf = await itemClasses(projectId, project);
   const C = project.classes.length;
   const K = clustering.k;
-  const cells = Array.from({ length: C }, () => new Array<number>(K).fill(0));
-  let labeled = 0;
-  let pseudo = 0;
-  for (let i = 0; i < project.n; i++) {
+  // the items with a class (label or pseudo-label) and a cluster in range
+  const counted = Int32Array.from({ length: project.n }, (_, i) => i).filter((i) => {
     const c = classOf.classes[i];
     const k = assignments[i];
-    if (c < 0 || c >= C || k < 0 || k >= K) continue;
-    cells[c][k]++;
-    if (classOf.labeled[i]) labeled++;
-    else pseudo++;
-  }
+    return c >= 0 && c < C && k >= 0 && k < K;
+  });
+  const table = contingency(Int32Array.from(counted, (i) => classOf.classes[i]), Int32Array.from(counted, (i) => assignments[i]), { rows: C, cols: K });
+  const cells = denseTable(table);
+  const labeled = counted.reduce((sum, i) => sum + classOf.labeled[i], 0);
+  const pseudo = counted.length - labeled;
   const rowMaxima = cells.map((row) => {
     const max = Math.max(...row);
     return max > 0 ? row.flatMap((v, k) => (v === max ? [k] : [])) : [];
   });
-  const { associativity, peakiness, ap } = apMetric(asTable(cells));
+  const { associativity, peakiness, ap } = apMetric(table);
   return {
     clustering: clustering.name,
     k: K,
