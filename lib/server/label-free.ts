@@ -6,7 +6,7 @@
  * returns the cached result while it is current, and otherwise queues the job and says so.
  */
 import { z } from "zod";
-import { ace, INTERNAL_MEASURES, pooledScores, scoreMatrix, screenSpaces, type InternalMeasure, type ScoreMatrix, type SpaceDip } from "@/lib/ace";
+import { evaluateLabelFreeBySpace, INTERNAL_MEASURES, type InternalMeasure } from "@/lib/ace";
 import { db } from "./db";
 import { defineJob } from "./jobs/definition";
 import { enqueueJob, jobPayload } from "./jobs/queue";
@@ -92,26 +92,19 @@ async function scoreLabelFree({ projectId, measure }: { projectId: string; measu
   const clusterings = [];
   for (const c of current.clusterings) clusterings.push({ name: c.name, labels: await readAssignments(project, c), space: c.space });
   // one space at a time, renewing the lease in between: a space of 20 000 items takes tens of
-  // seconds of synchronous work, and the lease must not lapse meanwhile (lib/ace's evaluateLabelFree, split)
-  const dips: SpaceDip[] = [];
-  const rows: number[][] = [];
-  for (const [index, s] of current.spaces.entries()) {
-    await progress({ stage: "scoring", space: s.name, done: index, of: current.spaces.length });
-    const a = await readArray(project, s.file);
-    const space = { name: s.name, x: a.data as Float32Array, d: a.shape[1] };
-    dips.push(screenSpaces([space], { seed: project.seed })[0]);
-    rows.push([...scoreMatrix([space], clusterings, measure, { seed: project.seed }).scores[0]]);
-  }
-  const names = current.spaces.map((s) => s.name);
-  const matrix: ScoreMatrix = {
+  // seconds of synchronous work, and the lease must not lapse meanwhile
+  const files = new Map(current.spaces.map((s) => [s.name, s.file]));
+  const r = await evaluateLabelFreeBySpace(
+    current.spaces.map((s) => s.name),
+    async (name) => {
+      const a = await readArray(project, files.get(name)!);
+      return { name, x: a.data as Float32Array, d: a.shape[1] };
+    },
+    clusterings,
     measure,
-    spaces: names,
-    clusterings: clusterings.map((c) => c.name),
-    scores: rows,
-    paired: clusterings.map((c, j) => (c.space !== null && names.includes(c.space) ? rows[names.indexOf(c.space)][j] : NaN)),
-  };
-  const aceResult = ace({ spaces: names, scores: rows, dipPValues: dips.map((d) => d.pValue) });
-  const r = { matrix, dips, pooled: pooledScores(matrix, aceResult.multimodalSpaces), ace: aceResult };
+    { seed: project.seed },
+    ({ space, done, of }) => progress({ stage: "scoring", space, done, of }),
+  );
   const weights = new Map(r.ace.chosen.spaces.map((s, i) => [s, r.ace.chosen.weights[i]]));
   const result: LabelFreeResult = {
     measure,
