@@ -4,8 +4,8 @@ import { parse } from "csv-parse/sync";
 import { zipSync, type Zippable } from "fflate";
 import { parquetReadObjects } from "hyparquet";
 import { expect, test, type APIRequestContext, type Download, type Page } from "@playwright/test";
-import { ESTIMATOR_SUMMARIES } from "../lib/cereal/estimator-summaries";
-import { RECOMMENDED } from "../lib/cereal/recommended";
+import { ESTIMATOR_SUMMARIES } from "../lib/cereal/method/estimator-summaries";
+import { RECOMMENDED } from "../lib/cereal/method/recommended";
 import { encodeNpy, parseNpy } from "../lib/data/npy";
 import { ADMIN, signIn } from "./session";
 

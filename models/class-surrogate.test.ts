@@ -1,9 +1,9 @@
 import * as tf from "@tensorflow/tfjs";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { EmbeddingMatrix, LabeledRows } from "@/lib/cereal/surrogate";
+import type { EmbeddingMatrix, LabeledRows } from "@/lib/cereal/method/surrogate";
 import { ensureBackend } from "./backend";
-import { MlpSurrogate } from "./mlp-surrogate";
-import { Rng } from "./random";
+import { MlpSurrogate } from "./class-surrogate";
+import { Rng } from "./trainer-random";
 
 beforeAll(async () => {
   // tests never load the native packages (tfjs-node-gpu may be an uninstalled shell here)

@@ -6,12 +6,12 @@ import type {
   LabeledRows,
   Surrogate,
   SurrogateFactory,
-} from "@/lib/cereal/surrogate";
+} from "@/lib/cereal/method/surrogate";
 import { ensureBackend } from "./backend";
 import { trainFixMatch, type FixMatchOptions } from "./fixmatch";
-import { MlpModel } from "./mlp-model";
-import { Mlp, type MlpConfig } from "./mlp";
-import { Rng } from "./random";
+import { MlpModel } from "./surrogate-model";
+import { Mlp, type MlpConfig } from "./network";
+import { Rng } from "./trainer-random";
 import { Inputs } from "./inputs";
 import { predictSoftmax } from "./predict";
 import { trainSupervised, type SupervisedOptions } from "./supervised";

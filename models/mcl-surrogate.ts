@@ -1,16 +1,16 @@
-import type { EmbeddingMatrix, FitProgress } from "@/lib/cereal/surrogate";
+import type { EmbeddingMatrix, FitProgress } from "@/lib/cereal/method/surrogate";
 import type {
   LabeledPairs,
   PairwiseFitOptions,
   PairwiseFitReport,
   PairwiseSurrogate,
   PairwiseSurrogateFactory,
-} from "@/lib/cereal/pairwise-surrogate";
+} from "@/lib/cereal/pairwise/pair-surrogate";
 import { ensureBackend } from "./backend";
 import { Inputs } from "./inputs";
 import { trainMcl, type MclOptions } from "./mcl";
-import { MlpModel } from "./mlp-model";
-import { Mlp } from "./mlp";
+import { MlpModel } from "./surrogate-model";
+import { Mlp } from "./network";
 import { predictSoftmax } from "./predict";
 
 

@@ -1,8 +1,8 @@
 import * as tf from "@tensorflow/tfjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBackend } from "./backend";
-import { Mlp } from "./mlp";
-import { Rng } from "./random";
+import { Mlp } from "./network";
+import { Rng } from "./trainer-random";
 
 beforeAll(async () => {
   // tests never load the native packages (tfjs-node-gpu may be an uninstalled shell here)

@@ -1,5 +1,5 @@
 import * as tf from "@tensorflow/tfjs";
-import { Rng } from "./random";
+import { Rng } from "./trainer-random";
 
 /**
  * The surrogate's network: D -> hidden x [Dense, ReLU, Dropout] -> Dense K logits.

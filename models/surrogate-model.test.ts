@@ -1,8 +1,8 @@
 import * as tf from "@tensorflow/tfjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBackend } from "./backend";
-import { MlpSurrogate } from "./mlp-surrogate";
-import { MclSurrogate } from "./pairwise-surrogate";
+import { MlpSurrogate } from "./class-surrogate";
+import { MclSurrogate } from "./mcl-surrogate";
 
 beforeAll(async () => {
   process.env.CEREAL_TF_BACKEND = "wasm";

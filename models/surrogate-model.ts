@@ -1,5 +1,5 @@
 import type { Inputs } from "./inputs";
-import type { Mlp } from "./mlp";
+import type { Mlp } from "./network";
 
 /**
  * What both TF.js surrogates (FixMatch classes, MCL pairwise ids) hold: the embeddings as model

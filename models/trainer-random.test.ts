@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Rng } from "./random";
+import { Rng } from "./trainer-random";
 
 describe("Rng (mulberry32)", () => {
   it("stays the stream the trainers' recorded fits were made with", () => {

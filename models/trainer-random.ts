@@ -1,4 +1,4 @@
-import { RandomStream } from "@/lib/metrics";
+import { RandomStream } from "@/lib/random";
 
 /**
  * Seeded randomness for the trainers. Everything random in a fit (initial weights, batch draws,

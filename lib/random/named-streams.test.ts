@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRandom } from "@/lib/metrics";
-import { deriveSeed, Random } from "./random";
+import { createRandom } from "./streams";
+import { deriveSeed, Random } from "./named-streams";
 
 const take = (r: { nextUint32(): number }, n: number) => Array.from({ length: n }, () => r.nextUint32());
 

@@ -4,7 +4,7 @@
  * from a stream derived from the run's seed and a name, so a run is reproducible bit for bit and
  * adding a new stream does not shift the others.
  */
-import { Sfc32 } from "@/lib/metrics";
+import { Sfc32 } from "./streams";
 
 /** 32-bit hash of a seed and a path of names/numbers (FNV-1a over the parts, then murmur3's finaliser). */
 export function deriveSeed(seed: number, ...parts: (string | number)[]): number {
@@ -25,7 +25,7 @@ export function deriveSeed(seed: number, ...parts: (string | number)[]): number 
   return h >>> 0;
 }
 
-/** A seeded stream of the Cereal loop (sfc32, lib/metrics), with named child streams and categorical draws. */
+/** A seeded stream of the Cereal loop (sfc32, streams.ts), with named child streams and categorical draws. */
 export class Random extends Sfc32 {
   /** a named child stream: same parent seed + same name gives the same stream */
   static from(seed: number, ...parts: (string | number)[]): Random {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRandom, permutation, sampleWithoutReplacement, Sfc32 } from "./random";
+import { createRandom, permutation, sampleWithoutReplacement, Sfc32 } from "./streams";
 
 describe("createRandom", () => {
   it("repeats its sequence for a seed and differs across seeds", () => {

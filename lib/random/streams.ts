@@ -5,7 +5,7 @@
  * fast in JS.
  */
 
-export interface Random {
+export interface RandomSource {
   /** uniform in [0, 1) with 32 random bits */
   next(): number;
   /** uniform integer in [0, n) */
@@ -14,10 +14,10 @@ export interface Random {
 
 /**
  * What every seeded generator of the project builds on 32 random bits: uniforms, integers,
- * normals, shuffles. A subclass supplies the bits (sfc32 below; models/random.ts' mulberry32 for
+ * normals, shuffles. A subclass supplies the bits (sfc32 below; models/trainer-random.ts' mulberry32 for
  * the trainers' dropout masks), so the same seed gives the same stream whatever is drawn from it.
  */
-export abstract class RandomStream implements Random {
+export abstract class RandomStream implements RandomSource {
   abstract nextUint32(): number;
 
   /** uniform in [0, 1) with 32 random bits */
@@ -91,7 +91,7 @@ export function createRandom(seed: number): Sfc32 {
 }
 
 /** k distinct indices from 0..n-1, uniformly (partial Fisher-Yates), in increasing order. */
-export function sampleWithoutReplacement(n: number, k: number, random: Random): Int32Array {
+export function sampleWithoutReplacement(n: number, k: number, random: RandomSource): Int32Array {
   if (k > n || k < 0) throw new RangeError(`cannot draw ${k} of ${n}`);
   const pool = Int32Array.from({ length: n }, (_, i) => i);
   for (let i = 0; i < k; i++) {

@@ -1,6 +1,6 @@
-import { drawUniform, type Design } from "@/lib/cereal/designs";
-import { drawUniformPairs, pairKey } from "@/lib/cereal/pair-designs";
-import { Random } from "@/lib/cereal/random";
+import { drawUniform, type Design } from "@/lib/cereal/method/designs";
+import { drawUniformPairs, pairKey } from "@/lib/cereal/pairwise/pair-designs";
+import { Random } from "@/lib/random/named-streams";
 import type { Tx } from "./db";
 
 /**

@@ -1,6 +1,6 @@
 import path from "node:path";
-import { createKnnSurrogateFactory } from "@/lib/cereal/knnSurrogate";
-import { createPairComponentsSurrogateFactory } from "@/lib/cereal/pair-components-surrogate";
+import { createKnnSurrogateFactory } from "@/lib/cereal/fakes/knn-surrogate";
+import { createPairComponentsSurrogateFactory } from "@/lib/cereal/fakes/pair-components-surrogate";
 import { readNpy } from "@/lib/data/npy";
 import { db } from "./db";
 import { importBundle } from "./imports";

@@ -1,6 +1,6 @@
-import { drawProportional, drawTopScore, drawUniform, type Design, type DesignDraw } from "@/lib/cereal/designs";
-import { drawUniformPairs } from "@/lib/cereal/pair-designs";
-import { Random } from "@/lib/cereal/random";
+import { drawByDesign, type Design } from "@/lib/cereal/method/designs";
+import { drawUniformPairs } from "@/lib/cereal/pairwise/pair-designs";
+import { Random } from "@/lib/random/named-streams";
 import type { Tx } from "./db";
 import { createBatch, drawnKeys } from "./batches";
 import { readRoundScores } from "./project-data/round-files";
@@ -46,13 +46,8 @@ export async function overflowDraws(tx: Tx, project: OverflowProject, count: num
     const pool = Int32Array.from({ length: project.n }, (_, i) => i).filter((row) => !drawn.rows.has(row));
     const ranking = latest?.scoresFile ? await readRoundScores(project, latest.scoresFile) : null;
     design = ranking ? ((latest!.config as { design?: Design }).design ?? "uniform") : "uniform";
-    let picked: DesignDraw[];
-    if (design === "uniform" || !ranking) picked = drawUniform(pool, take, random);
-    else {
-      const scores = Float64Array.from(pool, (row) => (Number.isFinite(ranking[row]) ? ranking[row] : 0));
-      picked = design === "top-score" ? drawTopScore(pool, scores, take, random) : drawProportional(pool, scores, take, random);
-    }
-    draws = picked.map((d) => ({ ...d, rowB: null }));
+    const scores = ranking ? Float64Array.from(pool, (row) => (Number.isFinite(ranking[row]) ? ranking[row] : 0)) : new Float64Array(pool.length);
+    draws = drawByDesign(ranking ? design : "uniform", pool, scores, take, random).map((d) => ({ ...d, rowB: null }));
   }
   return createBatch(tx, project.id, target.index, null, target.size, draws.map((d) => ({ ...d, design })), true);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as settingsRoute from "@/app/api/projects/[projectId]/settings/route";
-import { RECOMMENDED } from "@/lib/cereal/recommended";
+import { RECOMMENDED } from "@/lib/cereal/method/recommended";
 import { db } from "./db";
 import { requestAs, routeContext } from "./test-requests";
 import { addTestLabels, createTestProject } from "./test-projects";
@@ -41,7 +41,7 @@ describe("project settings", () => {
   it("keeps the sampling design consistent with the acquisition", async () => {
     const { projectId, owner } = await createTestProject();
     const settings = async (json: unknown) => (await (await patch(owner, projectId, json)).json()).settings;
-    // new projects get the recommended configuration (lib/cereal/recommended.ts)
+    // new projects get the recommended configuration (lib/cereal/method/recommended.ts)
     const { acquisition, design, estimator, fixmatch, fixmatchSteps } = RECOMMENDED;
     expect((await (await get(owner, projectId)).json()).settings).toMatchObject({ acquisition, design, estimator, fixmatch, fixmatchSteps });
     expect(RECOMMENDED).toMatchObject({ acquisition: "hardnmi", design: "proportional", estimator: "guarded", fixmatch: true, fixmatchSteps: 1024 });

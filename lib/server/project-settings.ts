@@ -4,10 +4,10 @@
  * "same" must keep meaning what the annotator meant. Everything else may change between batches.
  */
 import { z } from "zod";
-import { designsFor } from "@/lib/cereal/acquire";
-import { ACQUISITIONS, type Acquisition } from "@/lib/cereal/acquisition";
-import { DESIGNS, type Design } from "@/lib/cereal/designs";
-import { ESTIMATORS } from "@/lib/cereal/estimators";
+import { designsFor } from "@/lib/cereal/method/acquire";
+import { ACQUISITIONS, type Acquisition } from "@/lib/cereal/method/acquisition";
+import { DESIGNS, type Design } from "@/lib/cereal/method/designs";
+import { ESTIMATORS } from "@/lib/cereal/method/estimators";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { db } from "./db";
 import { badRequest, conflict } from "./errors";

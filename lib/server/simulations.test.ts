@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as simulationRoute from "@/app/api/projects/[projectId]/simulations/[simulationId]/route";
 import * as simulationsRoute from "@/app/api/projects/[projectId]/simulations/route";
-import { createKnnSurrogateFactory } from "@/lib/cereal/knnSurrogate";
+import { createKnnSurrogateFactory } from "@/lib/cereal/fakes/knn-surrogate";
 import { db } from "./db";
 import { digitsProject } from "./labeling-test-fixture";
 import { simulationJob } from "./simulations";

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { designsFor } from "@/lib/cereal/acquire";
-import { ACQUISITIONS } from "@/lib/cereal/acquisition";
-import { DESIGNS } from "@/lib/cereal/designs";
-import { ESTIMATORS, estimatorByName } from "@/lib/cereal/estimators";
-import { simulate, type RoundRecord } from "@/lib/cereal/simulate";
+import { designsFor } from "@/lib/cereal/method/acquire";
+import { ACQUISITIONS } from "@/lib/cereal/method/acquisition";
+import { DESIGNS } from "@/lib/cereal/method/designs";
+import { ESTIMATORS, estimatorByName } from "@/lib/cereal/method/estimators";
+import { simulate, type RoundRecord } from "@/lib/cereal/harness/simulate";
 import { db } from "./db";
 import { badRequest, notFound } from "./errors";
 import { defineJob } from "./jobs/definition";

@@ -1,10 +1,10 @@
-import { stopDecision, type HistoryPoint, type StopDecision } from "@/lib/cereal/stopRule";
+import { stopDecision, type HistoryPoint, type StopDecision } from "@/lib/cereal/method/stop-rule";
 import { estimateHistory } from "./project-data/estimate-history";
 import { requireProjectRole } from "./project-access";
 import type { SessionUser } from "./session";
 
 /**
- * The stop rule (lib/cereal/stopRule.ts) applied to each clustering's estimate history, per metric:
+ * The stop rule (lib/cereal/method/stop-rule.ts) applied to each clustering's estimate history, per metric:
  * converged or not, and the labels still needed by the fitted width power law. Rounds without an
  * interval are left out, since the rule reads widths.
  */

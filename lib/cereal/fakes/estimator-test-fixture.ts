@@ -3,8 +3,8 @@
  * items 0 (class 0) and 3 (class 1) labelled; the surrogate's argmax on the unlabeled items
  * 1, 2, 4, 5 is 0, 1, 2, 2 (item 2's surrogate is right, it is class 1).
  */
-import type { EstimatorInput } from "./estimators";
-import type { TestClustering } from "./problem";
+import type { EstimatorInput } from "../method/estimators";
+import type { TestClustering } from "../method/problem";
 
 export const sixItemsClustering: TestClustering = { name: "c", k: 2, assignments: Int32Array.from([0, 0, 0, 1, 1, 1]) };
 

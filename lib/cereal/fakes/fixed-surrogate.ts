@@ -3,7 +3,7 @@
  * rows of the reference labels it is the truth-returning oracle; with noisy rows it is a
  * surrogate of known noise (pass the same rows the true labels were drawn from).
  */
-import type { EmbeddingMatrix, FitReport, LabeledRows, Surrogate } from "./surrogate";
+import type { EmbeddingMatrix, FitReport, LabeledRows, Surrogate } from "../method/surrogate";
 
 export function createFixedSurrogate(proba: Float32Array, numClasses: number): Surrogate {
   let disposed = false;

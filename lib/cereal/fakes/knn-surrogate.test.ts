@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadBundle } from "@/lib/data/bundle";
-import { createKnnSurrogate } from "./knnSurrogate";
+import { createKnnSurrogate } from "./knn-surrogate";
 
 describe("knn surrogate", () => {
   it("learns digits from 200 labels (> 90% on the rest) and gives distributions", async () => {

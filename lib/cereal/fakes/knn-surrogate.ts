@@ -4,8 +4,8 @@
  * in `simulate --surrogate fake` in milliseconds. MC passes drop input features (rate 0.2), the
  * analogue of dropout, so BALD has disagreement to measure. It ignores FixMatch.
  */
-import { Random } from "./random";
-import type { EmbeddingMatrix, FitOptions, FitReport, LabeledRows, Surrogate, SurrogateFactory } from "./surrogate";
+import { Random } from "../../random/named-streams";
+import type { EmbeddingMatrix, FitOptions, FitReport, LabeledRows, Surrogate, SurrogateFactory } from "../method/surrogate";
 
 export interface KnnOptions {
   /** neighbours that vote (default 5) */

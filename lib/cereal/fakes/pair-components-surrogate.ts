@@ -2,12 +2,12 @@
  * A fast pairwise surrogate without TF.js, for tests and `simulate --mode pairwise --surrogate
  * fake`: the "same" answers link items into connected components (union-find); the largest
  * K' - 1 components get cluster ids 0..K'-2 and all others share K' - 1; every row then takes
- * the k-NN vote of the paired items (knnSurrogate) over those ids. It ignores "different"
+ * the k-NN vote of the paired items (knn-surrogate.ts) over those ids. It ignores "different"
  * answers beyond leaving their items apart, so it learns from answers, just less than MCL.
  */
-import { createKnnSurrogate, type KnnOptions } from "./knnSurrogate";
-import type { LabeledPairs, PairwiseSurrogate, PairwiseSurrogateFactory } from "./pairwise-surrogate";
-import type { EmbeddingMatrix, Surrogate } from "./surrogate";
+import { createKnnSurrogate, type KnnOptions } from "./knn-surrogate";
+import type { LabeledPairs, PairwiseSurrogate, PairwiseSurrogateFactory } from "../pairwise/pair-surrogate";
+import type { EmbeddingMatrix, Surrogate } from "../method/surrogate";
 
 /** component ids of the rows in answered pairs, largest component first, capped at numOutputs - 1 */
 export function sameComponents(pairs: LabeledPairs, n: number, numOutputs: number): { rows: Int32Array; labels: Int32Array } {

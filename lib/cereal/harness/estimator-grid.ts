@@ -8,12 +8,12 @@
  * bootstrap over seeds (which is not).
  */
 import type { MetricKey } from "@/lib/metrics";
-import type { Acquisition } from "./acquisition";
-import type { Design } from "./designs";
+import type { Acquisition } from "../method/acquisition";
+import type { Design } from "../method/designs";
 import { meanAndStandardError, PAPER_NAMES } from "./grid";
-import { quantile } from "./intervals";
-import { Random } from "./random";
-import { RECOMMENDED } from "./recommended";
+import { quantile } from "../method/intervals";
+import { Random } from "../../random/named-streams";
+import { RECOMMENDED } from "../method/recommended";
 import { summariseEstimators, type SimulationResult } from "./simulate";
 
 export interface EstimatorGridConfig {

@@ -4,7 +4,7 @@
  * Soft NMI and Hard NMI with FixMatch, with pseudo-labels, and with both.
  */
 import type { MetricKey } from "@/lib/metrics";
-import { ACQUISITIONS, type Acquisition } from "./acquisition";
+import { ACQUISITIONS, type Acquisition } from "../method/acquisition";
 
 export interface GridConfig {
   readonly label: string;

@@ -4,7 +4,7 @@
  * mistakes. Class means ~ N(0, spread^2 I) with unit-variance noise around them: spread ~1 makes
  * neighbouring classes overlap heavily. Seeded; bench/overlap-bundle.ts writes it as a bundle.
  */
-import { Random } from "./random";
+import { Random } from "../../random/named-streams";
 
 export interface OverlapOptions {
   readonly n: number;

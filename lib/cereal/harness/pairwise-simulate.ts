@@ -5,13 +5,13 @@
  * same tables read both. nLabels counts answered pairs: one pair answer is one label.
  */
 import { contingency, metricsFromTable } from "@/lib/metrics";
-import { drawUniformPairs, recordPairDraws, type PairDesign, type PairDesignOptions, type PairDrawRecord } from "./pair-designs";
-import type { PseudoLabelStrategy } from "./pairwise-estimate";
-import { addPairAnswers, initialPairwiseState, runPairwiseRound } from "./pairwise-round";
-import type { PairwiseSurrogateFactory } from "./pairwise-surrogate";
-import { defaultNumOutputs } from "./pairwise-surrogate";
-import type { CerealProblem } from "./problem";
-import { Random } from "./random";
+import { drawUniformPairs, recordPairDraws, type PairDesign, type PairDesignOptions, type PairDrawRecord } from "../pairwise/pair-designs";
+import type { PseudoLabelStrategy } from "../pairwise/pairwise-estimate";
+import { addPairAnswers, initialPairwiseState, runPairwiseRound } from "../pairwise/pairwise-round";
+import type { PairwiseSurrogateFactory } from "../pairwise/pair-surrogate";
+import { defaultNumOutputs } from "../pairwise/pair-surrogate";
+import type { CerealProblem } from "../method/problem";
+import { Random } from "../../random/named-streams";
 import { metricMap, summarise, trueMetrics, type RoundRecord, type SimulationSummary } from "./simulate";
 
 export interface PairwiseSimulateOptions {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { METRIC_KEYS } from "@/lib/metrics";
 import { loadBundle, type Bundle } from "@/lib/data/bundle";
-import { argmaxEstimator, labelsOnlyEstimator } from "./estimators";
-import { fixedSurrogateFactory, oneHot } from "./fixedSurrogate";
-import { createKnnSurrogateFactory } from "./knnSurrogate";
-import type { CerealProblem } from "./problem";
+import { argmaxEstimator, labelsOnlyEstimator } from "../method/estimators";
+import { fixedSurrogateFactory, oneHot } from "../fakes/fixed-surrogate";
+import { createKnnSurrogateFactory } from "../fakes/knn-surrogate";
+import type { CerealProblem } from "../method/problem";
 import { simulate } from "./simulate";
 
 let digits: Bundle | undefined;

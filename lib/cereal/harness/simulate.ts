@@ -6,18 +6,18 @@
  * from the timing fields, which `timings: false` nulls for byte-identical output.
  */
 import { contingency, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
-import type { ScoreMode } from "./acquire";
+import type { ScoreMode } from "../method/acquire";
 import { aec } from "./aec";
-import type { Acquisition } from "./acquisition";
-import { drawUniform, recordDraws, type Design, type Draw } from "./designs";
-import type { Estimator } from "./estimators";
-import type { Interval } from "./intervals";
-import { addLabels, initialState, type CerealProblem } from "./problem";
-import { Random } from "./random";
-import { needsSurrogate, runRound, type CalibrationReport } from "./round";
-import type { SurrogateHealth } from "./surrogate-health";
-import { stopDecision, type HistoryPoint, type StopRuleOptions } from "./stopRule";
-import type { Surrogate, SurrogateFactory } from "./surrogate";
+import type { Acquisition } from "../method/acquisition";
+import { drawUniform, recordDraws, type Design, type Draw } from "../method/designs";
+import type { Estimator } from "../method/estimators";
+import type { Interval } from "../method/intervals";
+import { addLabels, initialState, type CerealProblem } from "../method/problem";
+import { Random } from "../../random/named-streams";
+import { needsSurrogate, runRound, type CalibrationReport } from "../method/round";
+import type { SurrogateHealth } from "../method/surrogate-health";
+import { stopDecision, type HistoryPoint, type StopRuleOptions } from "../method/stop-rule";
+import type { Surrogate, SurrogateFactory } from "../method/surrogate";
 
 export interface SimulateOptions {
   readonly acquisition: Acquisition;

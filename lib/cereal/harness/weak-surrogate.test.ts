@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { estimatorByName } from "./estimators";
-import { createKnnSurrogateFactory } from "./knnSurrogate";
+import { estimatorByName } from "../method/estimators";
+import { createKnnSurrogateFactory } from "../fakes/knn-surrogate";
 import { overlappingClasses } from "./overlap-data";
-import type { CerealProblem } from "./problem";
-import { RECOMMENDED } from "./recommended";
+import type { CerealProblem } from "../method/problem";
+import { RECOMMENDED } from "../method/recommended";
 import { simulate } from "./simulate";
 
 /** 20 overlapping classes; the test clustering puts each item with the nearest of 10 class means */

@@ -14,9 +14,9 @@ import {
   scoreSoftNmi,
   type Acquisition,
 } from "./acquisition";
-import { drawProportional, drawTopScore, drawUniform, type Design, type DesignDraw } from "./designs";
+import { drawByDesign, type Design, type DesignDraw } from "./designs";
 import type { TestClustering } from "./problem";
-import type { Random } from "./random";
+import type { Random } from "../../random/named-streams";
 
 export type ScoreMode = "mean" | "per-clustering";
 
@@ -95,12 +95,6 @@ export function scorePool(input: AcquireInput, acquisition: Acquisition, cluster
   return scoreSoftNmi(proba, C, soft, table);
 }
 
-function drawWith(design: Design, rows: Int32Array, scores: Float64Array, n: number, random: Random, eps: number): DesignDraw[] {
-  if (design === "uniform") return drawUniform(rows, n, random);
-  if (design === "top-score") return drawTopScore(rows, scores, n, random);
-  return drawProportional(rows, scores, n, random, eps);
-}
-
 /**
  * The next batch: draws in draw order, each with its score and inclusion probability q; and the
  * pool's scores (mean mode), the ranking later draws from the same pool can reuse.
@@ -118,7 +112,7 @@ export function acquireBatch(input: AcquireInput, options: AcquireOptions, rando
       const s = scorePool(input, options.acquisition, c, all);
       for (let i = 0; i < s.length; i++) scores[i] += s[i] / clusterings.length;
     }
-    return { design, draws: drawWith(design, input.pool, scores, options.n, random, eps), scores };
+    return { design, draws: drawByDesign(design, input.pool, scores, options.n, random, eps), scores };
   }
 
   // per-clustering: clustering j draws its share from what the earlier ones left, by its own
@@ -132,7 +126,7 @@ export function acquireBatch(input: AcquireInput, options: AcquireOptions, rando
     const positions = all.filter((p) => !taken.has(input.pool[p]));
     const scores = scorePool(input, options.acquisition, c, positions);
     const rows = Int32Array.from(positions, (p) => input.pool[p]);
-    for (const d of drawWith(design, rows, scores, share, random, eps)) {
+    for (const d of drawByDesign(design, rows, scores, share, random, eps)) {
       taken.add(d.row);
       draws.push(d);
     }

@@ -11,7 +11,7 @@ import {
   scoreSoftNmi,
   type JointTable,
 } from "./acquisition";
-import { Random } from "./random";
+import { Random } from "../../random/named-streams";
 
 /*
  * The 3x3 table of the hand computations (rows: reference classes y, columns: clusters c), N = 15:

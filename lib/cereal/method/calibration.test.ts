@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expectedCalibrationError, fitTemperature, temperatureScale } from "./calibration";
-import { Random } from "./random";
+import { Random } from "../../random/named-streams";
 
 describe("temperature scaling", () => {
   it("raises p to 1/T and renormalises", () => {

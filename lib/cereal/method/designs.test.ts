@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { drawProportional, drawTopScore, drawUniform, inclusionProbabilities, recordDraws } from "./designs";
-import { Random } from "./random";
+import { Random } from "../../random/named-streams";
 
 const pool = Int32Array.from([10, 11, 12, 13, 14, 15, 16, 17]);
 const scores = Float64Array.from([0, 1, 2, 3, 4, 5, 6, 20]);

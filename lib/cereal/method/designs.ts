@@ -3,7 +3,7 @@
  * design, the acquisition score, its inclusion probability q (given everything drawn before)
  * and its draw order, so that estimators can weight labels later (ARCHITECTURE.md contracts).
  */
-import type { Random } from "./random";
+import type { Random } from "../../random/named-streams";
 
 export const DESIGNS = ["uniform", "top-score", "proportional"] as const;
 export type Design = (typeof DESIGNS)[number];
@@ -148,4 +148,11 @@ export function drawProportional(pool: Int32Array, scores: Float64Array, n: numb
 /** Stamps a batch with its draw order (continuing from `firstOrder`) and round. */
 export function recordDraws(batch: readonly DesignDraw[], design: Design, round: number, firstOrder: number): Draw[] {
   return batch.map((d, i) => ({ row: d.row, design, score: d.score, q: d.q, order: firstOrder + i, round }));
+}
+
+/** n draws from the pool by the named design (uniform ignores the scores); the one switch over designs. */
+export function drawByDesign(design: Design, pool: Int32Array, scores: Float64Array, n: number, random: Random, eps = 0.1): DesignDraw[] {
+  if (design === "uniform") return drawUniform(pool, n, random);
+  if (design === "top-score") return drawTopScore(pool, scores, n, random);
+  return drawProportional(pool, scores, n, random, eps);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { denseTable, metricsFromTable } from "@/lib/metrics";
 import { estimatorByName } from "./estimators";
 import { softTable } from "./estimators-soft";
-import { sixItemsClustering as clustering, sixItemsInput as input } from "./estimator-test-fixture";
+import { sixItemsClustering as clustering, sixItemsInput as input } from "../fakes/estimator-test-fixture";
 
 describe("soft estimator", () => {
   it("adds each unlabeled row's whole distribution to its cluster's column", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contingency, metricsFromTable } from "@/lib/metrics";
 import { argmaxEstimator, estimateMetrics, estimatorByName, labelsOnlyEstimator, pseudoLabel } from "./estimators";
-import { sixItemsClustering as clustering, sixItemsInput as input } from "./estimator-test-fixture";
+import { sixItemsClustering as clustering, sixItemsInput as input } from "../fakes/estimator-test-fixture";
 
 describe("estimators", () => {
   it("pseudoLabel is the argmax, ties to the lower class", () => {

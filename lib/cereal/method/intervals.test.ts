@@ -3,7 +3,7 @@ import { contingency, metricsFromTable } from "@/lib/metrics";
 import { argmaxEstimator, labelsOnlyEstimator, type EstimatorInput } from "./estimators";
 import { aroundEstimate, bootstrapIntervals, quantile } from "./intervals";
 import type { TestClustering } from "./problem";
-import { Random } from "./random";
+import { Random } from "../../random/named-streams";
 
 describe("quantile", () => {
   it("interpolates between order statistics like numpy", () => {

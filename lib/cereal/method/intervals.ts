@@ -9,7 +9,7 @@
 import { clampMetric, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
 import { pointMetrics, type Estimator, type EstimatorInput } from "./estimators";
 import type { TestClustering } from "./problem";
-import { Random } from "./random";
+import { Random } from "../../random/named-streams";
 
 export interface IntervalOptions {
   /** joint draws B (default 200) */

@@ -4,7 +4,7 @@ import type { EstimatorInput } from "./estimators";
 import { labelsOnlyEstimator } from "./estimators";
 import { jackknifeMetrics } from "./jackknife";
 import type { TestClustering } from "./problem";
-import { Random } from "./random";
+import { Random } from "../../random/named-streams";
 
 /** n labeled rows with classes and clusters drawn independently: the population's MI is 0 */
 function independentSample(seed: number, n: number, classes: number, clusters: number) {

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { contingency, denseTable } from "@/lib/metrics";
 import { recordDraws, drawUniform, type Draw } from "./designs";
 import { estimatorByName, type EstimatorInput } from "./estimators";
-import { createFixedSurrogate } from "./fixedSurrogate";
+import { createFixedSurrogate } from "../fakes/fixed-surrogate";
 import { EMPTY_RECORD, extendRecord } from "./out-of-sample";
 import { ppiTable, projectTable } from "./ppi";
 import { addLabels, initialState, type CerealProblem, type TestClustering } from "./problem";
-import { Random } from "./random";
+import { Random } from "../../random/named-streams";
 import { runRound } from "./round";
 
 const draw = (row: number, q: number, round: number, order: number): Draw => ({ row, design: "uniform", score: null, q, order, round });

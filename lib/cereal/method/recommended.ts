@@ -6,7 +6,7 @@
  * bias shrinks; drawn proportionally it stays a probability sample, so the prediction-powered
  * table behind the guarded estimator's intervals (and its weak-surrogate fallback) stays unbiased.
  * Twice the paper's FixMatch steps fit the unlabeled pool closer, which shrinks that bias further.
- * Measured (3-seed grid and 20 seeds, digits and demo) in lib/cereal/ESTIMATORS.md.
+ * Measured (3-seed grid and 20 seeds, digits and demo) in lib/cereal/harness/MEASUREMENTS.md.
  */
 import type { Acquisition } from "./acquisition";
 import type { Design } from "./designs";

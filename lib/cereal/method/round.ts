@@ -13,7 +13,7 @@ import { estimateMetrics, pseudoLabel, type Estimator, type EstimatorInput } fro
 import { bootstrapIntervals, type IntervalReport } from "./intervals";
 import { EMPTY_RECORD, extendRecord, type OutOfSampleRecord } from "./out-of-sample";
 import { unlabeledRows, type CerealState } from "./problem";
-import { deriveSeed, Random } from "./random";
+import { deriveSeed, Random } from "../../random/named-streams";
 import type { FitProgress, FitReport, Surrogate } from "./surrogate";
 import { surrogateHealth, type HealthOptions, type SurrogateHealth } from "./surrogate-health";
 

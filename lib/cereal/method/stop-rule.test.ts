@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fitWidthPowerLaw, stopDecision, type HistoryPoint } from "./stopRule";
+import { fitWidthPowerLaw, stopDecision, type HistoryPoint } from "./stop-rule";
 
 /** widths w = 0.4 / sqrt(n): the textbook rate, so 0.02 is reached at n = (0.4 / 0.02)^2 = 400 */
 const point = (nLabels: number, estimate: number): HistoryPoint => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { drawAnchorPairs, drawPairs, drawUncertainPairs, pairKey, recordPairDraws, recordPairGroups } from "./pair-designs";
-import { Random } from "./random";
+import { Random } from "../../random/named-streams";
 
 /** six items, two predicted clusters: 0-2 lean to cluster 0 (item 1 most), 3-5 to cluster 1 (item 4 most); binary fractions, so P is exact */
 const proba = Float32Array.from([0.875, 0.125, 0.9375, 0.0625, 0.875, 0.125, 0.25, 0.75, 0.125, 0.875, 0.375, 0.625]);

@@ -3,9 +3,9 @@
  * i < j. The uniform design draws pairs of distinct rows, each unordered pair with the same
  * probability, skipping pairs already taken.
  */
-import { drawTopScore, type Design } from "./designs";
-import { sameProbability } from "./pairwise-surrogate";
-import type { Random } from "./random";
+import { drawTopScore, type Design } from "../method/designs";
+import { sameProbability } from "./pair-surrogate";
+import type { Random } from "../../random/named-streams";
 
 export interface PairDraw {
   readonly row: number;

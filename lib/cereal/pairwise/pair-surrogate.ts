@@ -4,7 +4,7 @@
  * ids with no fixed meaning; the estimate takes each item's argmax as its class, which is enough
  * because every metric is invariant to renaming classes. models/ implements it with TF.js.
  */
-import type { EmbeddingMatrix, FitProgress } from "./surrogate";
+import type { EmbeddingMatrix, FitProgress } from "../method/surrogate";
 
 /** Answered pairs, aligned arrays: rows a[i] and b[i] of the embedding matrix, same[i] = 1 or 0. */
 export interface LabeledPairs {

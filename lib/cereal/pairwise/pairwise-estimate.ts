@@ -9,10 +9,10 @@
  * with max_k p(k|x) > threshold (default 0.5) plus the directly labeled ones (items in answered
  * pairs, whatever their confidence).
  */
-import type { EstimatorInput } from "./estimators";
-import type { LabeledPairs } from "./pairwise-surrogate";
-import { sameProbability } from "./pairwise-surrogate";
-import type { Random } from "./random";
+import type { EstimatorInput } from "../method/estimators";
+import type { LabeledPairs } from "./pair-surrogate";
+import { sameProbability } from "./pair-surrogate";
+import type { Random } from "../../random/named-streams";
 
 export type PseudoLabelStrategy = "all" | "thresholded";
 export const PSEUDO_LABEL_STRATEGIES: readonly PseudoLabelStrategy[] = ["all", "thresholded"];

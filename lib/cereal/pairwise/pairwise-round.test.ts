@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { contingency, METRIC_KEYS, metricsFromTable } from "@/lib/metrics";
-import { createPairComponentsSurrogateFactory, sameComponents } from "./pair-components-surrogate";
+import { createPairComponentsSurrogateFactory, sameComponents } from "../fakes/pair-components-surrogate";
 import { recordPairDraws } from "./pair-designs";
 import { pairAccuracy, pairwiseEstimatorInput } from "./pairwise-estimate";
 import { addPairAnswers, initialPairwiseState, runPairwiseRound } from "./pairwise-round";
-import { simulatePairwise } from "./pairwise-simulate";
-import type { PairwiseSurrogate } from "./pairwise-surrogate";
-import type { CerealProblem } from "./problem";
-import { Random } from "./random";
+import { simulatePairwise } from "../harness/pairwise-simulate";
+import type { PairwiseSurrogate } from "./pair-surrogate";
+import type { CerealProblem } from "../method/problem";
+import { Random } from "../../random/named-streams";
 
 /** 90 items in three separated blobs (class = i % 3), a clustering that errs on every 10th item */
 function blobs(): { problem: CerealProblem; labels: Int32Array } {

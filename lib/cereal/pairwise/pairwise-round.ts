@@ -6,14 +6,14 @@
  * business; "unsure" answers and skips never reach the state, so they count as skips.
  */
 import type { MetricValues } from "@/lib/metrics";
-import { argmaxEstimator, estimateMetrics, pseudoLabel } from "./estimators";
-import { bootstrapIntervals, type IntervalReport } from "./intervals";
+import { argmaxEstimator, estimateMetrics, pseudoLabel } from "../method/estimators";
+import { bootstrapIntervals, type IntervalReport } from "../method/intervals";
 import { drawPairs, pairKey, recordPairGroups, type PairDesign, type PairDesignOptions, type PairDrawRecord } from "./pair-designs";
 import { holdOutPairs, pairAccuracy, pairedRows, pairwiseEstimatorInput, type PseudoLabelStrategy } from "./pairwise-estimate";
-import type { LabeledPairs, PairwiseFitReport, PairwiseSurrogate } from "./pairwise-surrogate";
-import type { CerealProblem } from "./problem";
-import { deriveSeed, Random } from "./random";
-import type { FitProgress } from "./surrogate";
+import type { LabeledPairs, PairwiseFitReport, PairwiseSurrogate } from "./pair-surrogate";
+import type { CerealProblem } from "../method/problem";
+import { deriveSeed, Random } from "../../random/named-streams";
+import type { FitProgress } from "../method/surrogate";
 
 export interface PairwiseState {
   readonly problem: CerealProblem;

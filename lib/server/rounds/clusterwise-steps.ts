@@ -1,8 +1,8 @@
-import type { Acquisition } from "@/lib/cereal/acquisition";
-import type { Design } from "@/lib/cereal/designs";
-import { estimatorByName } from "@/lib/cereal/estimators";
-import type { CerealState } from "@/lib/cereal/problem";
-import { acquireRound, estimateRound, fitRound, needsSurrogate, roundResult, type AcquiredBatch, type EstimatedRound, type FittedRound, type RoundOptions } from "@/lib/cereal/round";
+import type { Acquisition } from "@/lib/cereal/method/acquisition";
+import type { Design } from "@/lib/cereal/method/designs";
+import { estimatorByName } from "@/lib/cereal/method/estimators";
+import type { CerealState } from "@/lib/cereal/method/problem";
+import { acquireRound, estimateRound, fitRound, needsSurrogate, roundResult, type AcquiredBatch, type EstimatedRound, type FittedRound, type RoundOptions } from "@/lib/cereal/method/round";
 import { loadProblem } from "../project-data/arrays";
 import { readOutOfSampleRecord, writeRoundFiles } from "../project-data/round-files";
 import { trainingProgress } from "./round-progress";
@@ -36,7 +36,7 @@ export const clusterwiseRound: RoundMode = {
       seed: project.seed,
       exclude: Int32Array.from(plan.drawn.rows),
       // With the guarded estimator, FixMatch falls back to supervised training while earlier models
-      // fail on the new labels (lib/cereal/round.ts); the other estimators train as configured.
+      // fail on the new labels (lib/cereal/method/round.ts); the other estimators train as configured.
       trainerGuard: project.estimator === "guarded",
       onProgress: trainingProgress(input),
     };

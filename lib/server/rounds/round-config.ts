@@ -1,6 +1,6 @@
-import type { Acquisition } from "@/lib/cereal/acquisition";
-import type { Design } from "@/lib/cereal/designs";
-import { PAIR_DESIGN_SAMPLING, type PairDesign } from "@/lib/cereal/pair-designs";
+import type { Acquisition } from "@/lib/cereal/method/acquisition";
+import type { Design } from "@/lib/cereal/method/designs";
+import { PAIR_DESIGN_SAMPLING, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
 import { runSettings, type RunSettingKey } from "../run-settings";
 
 /**

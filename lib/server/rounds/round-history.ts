@@ -31,7 +31,7 @@ export async function listRounds(user: SessionUser, projectId: string) {
         nLabels: r.nLabels,
         backend: r.backend,
         maskRate: r.maskRate,
-        // the estimator behind the numbers, and the surrogate measured out of sample (lib/cereal/surrogate-health.ts)
+        // the estimator behind the numbers, and the surrogate measured out of sample (lib/cereal/method/surrogate-health.ts)
         estimator: (r.config as { estimator?: string } | null)?.estimator ?? null,
         surrogateAccuracy: r.surrogateAccuracy,
         surrogateWeak: r.surrogateWeak,

@@ -1,5 +1,5 @@
-import type { Draw } from "@/lib/cereal/designs";
-import type { PairDrawRecord } from "@/lib/cereal/pair-designs";
+import type { Draw } from "@/lib/cereal/method/designs";
+import type { PairDrawRecord } from "@/lib/cereal/pairwise/pair-designs";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { drawnKeys } from "../batches";
 import { codeVersion } from "../code-version";
