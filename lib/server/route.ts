@@ -42,7 +42,6 @@ export function route<P extends Params>(access: Access, fn: (ctx: AuthedContext<
     try {
       // A bearer token authenticates alone, so it needs no CSRF defence (pages never send one).
       if (!SAFE_METHODS.has(request.method) && bearerToken(request) === null) assertSameOrigin(request);
-      assertBodyType(request, options.body ?? "application/json");
       const user = await userFromRequest(request);
       if (access !== "public") {
         if (!user) throw unauthenticated();
@@ -54,6 +53,7 @@ export function route<P extends Params>(access: Access, fn: (ctx: AuthedContext<
       // input is parsed or anything is looked up; the services check owner-only rights again.
       if (access !== "public" && typeof params.projectId === "string") await requireProjectRole(user!, params.projectId, access === "owner" ? "OWNER" : undefined);
       else if (access === "owner") throw new Error("an owner route needs a [projectId] segment");
+      assertBodyType(request, options.body ?? "application/json");
       const result = await fn({ request, params, user: user as SessionUser });
       return result instanceof Response ? result : Response.json(result ?? { ok: true });
     } catch (error) {
