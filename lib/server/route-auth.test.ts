@@ -6,6 +6,8 @@ import { METHODS, routeFiles, routeId, routeParams } from "./test-route-files";
 /** Every route handler under app/ goes through route(); all but next-auth's answer 401 without a session. */
 const PUBLIC_ROUTES = new Set([
   "api/auth/[...nextauth]",
+  // any /api path that no route matches: a JSON 404
+  "api/[...path]",
   // invite links: the invitee may have no account yet; the 256-bit token is the authorization
   "api/invites/[token]",
 ]);

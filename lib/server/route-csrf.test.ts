@@ -65,7 +65,7 @@ describe("cross-site request forgery", () => {
       const handler = ((await import(file)) as Record<string, unknown>)[method] as Handler | undefined;
       if (!handler) continue;
       checked += 1;
-      for (const headers of [
+      for (const headers of <Record<string, string>[]>[
         { origin: "http://localhost:4100" },
         { origin: "http://127.0.0.1:3000" },
         { origin: "null" },
@@ -87,7 +87,7 @@ describe("cross-site request forgery", () => {
 
   it("lets the app's own origin through, reached as localhost, 127.0.0.1 or a LAN address, and origins listed in CEREAL_ALLOWED_ORIGINS", async () => {
     const annotators = [await createTestUser("ANNOTATOR"), await createTestUser("ANNOTATOR"), await createTestUser("ANNOTATOR"), await createTestUser("ANNOTATOR")];
-    const hosts = [
+    const hosts: (Record<string, string> & { allowed?: string })[] = [
       { host: "localhost:3000", origin: "http://localhost:3000" },
       { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000" },
       { host: "192.168.1.20:3000", referer: "http://192.168.1.20:3000/projects/x/members" },
