@@ -6,7 +6,7 @@ import type { IncomingHttpHeaders } from "node:http";
  * replaces the header with the socket's address, and takes a forwarded address only from the
  * proxies listed in CEREAL_TRUSTED_PROXIES (exact addresses, comma-separated).
  */
-export function trustedProxies(env: NodeJS.ProcessEnv = process.env): Set<string> {
+export function trustedProxies(env: Record<string, string | undefined> = process.env): Set<string> {
   return new Set((env.CEREAL_TRUSTED_PROXIES ?? "").split(",").map((a) => normalizeAddress(a.trim())).filter(Boolean));
 }
 
