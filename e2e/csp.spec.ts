@@ -58,5 +58,10 @@ test("no page breaks its Content-Security-Policy, for the owner or an annotator"
   await form.getByRole("button", { name: "Create account and join" }).click();
   await expect(annotator.getByTestId("current-user")).toContainText("Csp Annotator");
   for (const url of ["/", "/projects", `/projects/${projectId}`, `/projects/${projectId}/label`]) await visit(annotator, url, checkAnnotator);
+
+  // the watch itself works: an inline script without the nonce is blocked and reported
+  await annotator.evaluate(() => document.head.append(Object.assign(document.createElement("script"), { textContent: "window.__injected = true" })));
+  await expect.poll(() => annotator.evaluate(() => (window as unknown as { __cspViolations: Violation[] }).__cspViolations.map((v) => v.directive))).toEqual(["script-src-elem"]);
+  expect(await annotator.evaluate(() => "__injected" in window)).toBe(false);
   await context.close();
 });
