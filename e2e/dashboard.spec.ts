@@ -64,7 +64,7 @@ const given = new Map<number, number>();
 
 async function labelTasks(request: APIRequestContext, count: number) {
   for (let i = 0; i < count; i++) {
-    const next = await (await request.get(`/api/projects/${projectId}/tasks/next?count=1`)).json();
+    const next = await (await request.post(`/api/projects/${projectId}/tasks/next?count=1`)).json();
     expect(next.tasks, JSON.stringify(next)).toHaveLength(1);
     const item = next.tasks[0].item.index as number;
     const answer = await request.post(`/api/projects/${projectId}/labels`, {

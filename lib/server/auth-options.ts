@@ -14,8 +14,8 @@ export function authOptions(): NextAuthOptions {
         name: "Email",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
         async authorize(credentials, req) {
-          const forwarded = req?.headers?.["x-forwarded-for"] as string | undefined;
-          const ip = forwarded?.split(",")[0].trim() || null;
+          // the connection's address: the app server (app-server.ts) replaces whatever the client sent
+          const ip = (req?.headers?.["x-forwarded-for"] as string | undefined)?.trim() || null;
           const user = await signInWithPassword(credentials?.email ?? "", credentials?.password ?? "", ip);
           return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
         },

@@ -112,3 +112,28 @@ describe("exports", () => {
     expect((await download("labels", "xlsx")).status).toBe(400);
   });
 });
+
+describe("CSV formula injection (issue 19, finding 4)", () => {
+  it("neutralises a class name that a spreadsheet would run, in every CSV; JSONL keeps it; numbers stay numbers", async () => {
+    const formula = '=HYPERLINK("http://127.0.0.1:9/x","click")';
+    const labeledClass = (await db().label.findFirstOrThrow({ where: { projectId: fixture.projectId, classIndex: { not: null } } })).classIndex!;
+    await db().referenceClass.updateMany({ where: { projectId: fixture.projectId, index: labeledClass }, data: { name: formula } });
+    const estimate = await db().estimate.findFirstOrThrow({ where: { round: { projectId: fixture.projectId }, metric: "ari" } });
+    await db().estimate.update({ where: { id: estimate.id }, data: { value: -0.0125, lo: -0.25, hi: 0.5 } });
+
+    const csvRows = parse(await (await download("labels", "csv")).text(), { columns: true }) as Record<string, string>[];
+    const withFormula = csvRows.filter((r) => r.class_index === String(labeledClass) && r.kind === "label");
+    expect(withFormula.length).toBeGreaterThan(0);
+    for (const r of withFormula) expect(r.label).toBe(`'${formula}`);
+    const items = parse(await (await download("items", "csv")).text(), { columns: true }) as Record<string, string>[];
+    expect(items.filter((r) => r.pseudo_label.startsWith("=") || r.label.startsWith("="))).toEqual([]);
+    expect(items.some((r) => r.pseudo_label === `'${formula}`)).toBe(true);
+
+    const jsonl = (await (await download("labels", "jsonl")).text()).trim().split("\n").map((line) => JSON.parse(line));
+    expect(jsonl.filter((r) => r.class_index === labeledClass && r.kind === "label").every((r) => r.label === formula)).toBe(true);
+
+    const estimates = await (await download("estimates")).text();
+    expect(estimates).toContain(",ari,-0.0125,-0.25,0.5,");
+    expect(estimates).not.toContain("'-");
+  });
+});

@@ -1,6 +1,7 @@
-import { stringify } from "csv-stringify/sync";
+import { stringify, type Options as CsvOptions } from "csv-stringify/sync";
 import { ByteWriter, ParquetWriter, schemaFromColumnData, type ColumnSource } from "hyparquet-writer";
 import { z } from "zod";
+import { neutralizeFormula } from "@/lib/data/csv-formula";
 import { db } from "./db";
 import { latestRoundResults } from "./item-assignments";
 import { requireProjectRole } from "./project-access";
@@ -116,6 +117,11 @@ async function* itemPages(projectId: string): AsyncGenerator<Row[]> {
   }
 }
 
+/** Every CSV the app writes goes through here: text cells that a spreadsheet would run are neutralised. */
+function csv(rows: unknown[][] | Row[], options: CsvOptions = {}): string {
+  return stringify(rows, { ...options, cast: { boolean: (b) => String(b), string: neutralizeFormula } });
+}
+
 function stream(pages: AsyncGenerator<Row[]>, format: ExportFormat, columns: Record<string, string>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   if (format !== "parquet") {
@@ -124,10 +130,10 @@ function stream(pages: AsyncGenerator<Row[]>, format: ExportFormat, columns: Rec
       async pull(controller) {
         const { value, done } = await pages.next();
         if (done) {
-          if (first && format === "csv") controller.enqueue(encoder.encode(stringify([Object.keys(columns)])));
+          if (first && format === "csv") controller.enqueue(encoder.encode(csv([Object.keys(columns)])));
           return controller.close();
         }
-        const text = format === "csv" ? stringify(value, { header: first, columns: Object.keys(columns), cast: { boolean: (b) => String(b) } }) : value.map((r) => JSON.stringify(r)).join("\n") + "\n";
+        const text = format === "csv" ? csv(value, { header: first, columns: Object.keys(columns) }) : value.map((r) => JSON.stringify(r)).join("\n") + "\n";
         first = false;
         controller.enqueue(encoder.encode(text));
       },
@@ -182,8 +188,8 @@ export async function exportEstimates(user: SessionUser, projectId: string) {
   const rows = rounds.flatMap((r) =>
     r.estimates.map((e) => [r.index, r.nLabels, e.clustering, e.metric, e.value, e.lo, e.hi, e.pBest, r.backend, r.finishedAt?.toISOString() ?? ""]),
   );
-  const csv = stringify([["round", "n_labels", "clustering", "metric", "estimate", "lo", "hi", "p_best", "backend", "finished_at"], ...rows]);
-  return download(csv, `${await fileStem(projectId)}-estimates.csv`, MIME.csv);
+  const text = csv([["round", "n_labels", "clustering", "metric", "estimate", "lo", "hi", "p_best", "backend", "finished_at"], ...rows]);
+  return download(text, `${await fileStem(projectId)}-estimates.csv`, MIME.csv);
 }
 
 /** The configuration and every round's settings, seed and code version: enough to reproduce the run. */

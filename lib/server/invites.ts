@@ -67,8 +67,10 @@ export async function describeInvite(token: string) {
   return { projectName: invite.project.name, email: invite.email, expiresAt: invite.expiresAt };
 }
 
-export async function acceptInvite(token: string, user: SessionUser | null, input: z.infer<typeof acceptInviteInput>) {
+/** `readInput` is called only once the token is known good: strangers cannot make the server read a body. */
+export async function acceptInvite(token: string, user: SessionUser | null, readInput: () => Promise<z.infer<typeof acceptInviteInput>>) {
   const invite = await usableInvite(token);
+  const input = await readInput();
   let userId: string;
   let created = false;
   if (user) {

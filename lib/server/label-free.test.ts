@@ -13,7 +13,7 @@ const worker = { deps: fastWorkerDeps, jobs: [labelFreeJob] };
 
 async function get(user: { id: string }, projectId: string, query = "") {
   const full = await db().user.findUniqueOrThrow({ where: { id: user.id } });
-  return labelFreeRoute.GET(await requestAs(full, `/api/projects/${projectId}/label-free${query}`), routeContext({ projectId }));
+  return labelFreeRoute.POST(await requestAs(full, `/api/projects/${projectId}/label-free${query}`, { method: "POST" }), routeContext({ projectId }));
 }
 
 describe("label-free evaluation of a project's clusterings", () => {

@@ -1,26 +1,18 @@
-import fs from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { WRAPPED } from "./route";
 import { requestAs, routeContext } from "./test-requests";
+import { METHODS, routeFiles, routeId, routeParams } from "./test-route-files";
 
 /** Every route handler under app/ goes through route(); all but next-auth's answer 401 without a session. */
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 const PUBLIC_ROUTES = new Set([
   "api/auth/[...nextauth]",
+  // any /api path that no route matches: a JSON 404
+  "api/[...path]",
   // invite links: the invitee may have no account yet; the 256-bit token is the authorization
   "api/invites/[token]",
 ]);
 
-function routeFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? routeFiles(p) : e.name === "route.ts" ? [p] : [];
-  });
-}
-
-const appDir = path.join(process.cwd(), "app");
-const files = routeFiles(appDir);
+const files = routeFiles();
 
 describe("route authorization", () => {
   it("finds the route handlers", () => {
@@ -28,7 +20,7 @@ describe("route authorization", () => {
   });
 
   for (const file of files) {
-    const id = path.relative(appDir, path.dirname(file)).split(path.sep).join("/");
+    const id = routeId(file);
     it(`${id}: every handler is wrapped, and ${PUBLIC_ROUTES.has(id) ? "is public by design" : "answers 401 without a session"}`, async () => {
       const mod = (await import(file)) as Record<string, unknown>;
       const handlers = METHODS.filter((m) => typeof mod[m] === "function");
@@ -39,8 +31,7 @@ describe("route authorization", () => {
         expect(handler[WRAPPED] === "public").toBe(PUBLIC_ROUTES.has(id));
         if (PUBLIC_ROUTES.has(id)) continue;
         // Dynamic segments get a placeholder: authentication is checked before anything is looked up.
-        const params = Object.fromEntries([...id.matchAll(/\[(?:\.\.\.)?(\w+)\]/g)].map((m) => [m[1], "placeholder"]));
-        const url = "/" + id.replace(/\[(?:\.\.\.)?(\w+)\]/g, "placeholder");
+        const { params, url } = routeParams(id);
         const response = await handler(await requestAs(null, url, { method, json: method === "GET" || method === "DELETE" ? undefined : {} }), routeContext(params));
         expect(response.status, `${method} ${url}`).toBe(401);
         expect((await response.json()).error.code).toBe("unauthenticated");

@@ -1,14 +1,23 @@
 import { ZodError, type ZodType } from "zod";
 import { AppError, badRequest, forbidden, unauthenticated } from "./errors";
 import { requireProjectRole } from "./project-access";
-import { userFromRequest, type SessionUser } from "./session";
+import { assertBodyType, readBodyText, type BodyType } from "./request-body";
+import { assertSameOrigin, SAFE_METHODS } from "./same-origin";
+import { bearerToken, userFromRequest, type SessionUser } from "./session";
 
 /**
- * The one wrapper every route handler goes through: it resolves who is asking, enforces the
- * route's access level, parses input, and maps every error to `{ error: { code, message } }`.
- * route-auth.test.ts checks that each exported handler under app/ is wrapped.
+ * The one wrapper every route handler goes through: it refuses cross-site changes and bodies of
+ * the wrong type, resolves who is asking, enforces the route's access level, parses input, and
+ * maps every error to `{ error: { code, message } }`. route-auth.test.ts checks that each
+ * exported handler under app/ is wrapped; route-csrf.test.ts that each refuses cross-site changes.
+ * "owner" is a project route only the project's owner may call, checked before its input is read.
  */
-export type Access = "public" | "user" | "researcher" | "admin";
+export type Access = "public" | "user" | "owner" | "researcher" | "admin";
+
+export interface RouteOptions {
+  /** the body type the handler reads (default JSON); a body of any other type is a 415 */
+  body?: BodyType;
+}
 
 export interface RouteContext<P> {
   request: Request;
@@ -26,11 +35,13 @@ export type Handler = ((request: Request, context: NextContext) => Promise<Respo
 
 export const WRAPPED = Symbol.for("cereal.route");
 
-export function route<P extends Params = Params>(access: "public", fn: (ctx: RouteContext<P>) => Promise<unknown>): Handler;
-export function route<P extends Params = Params>(access: Exclude<Access, "public">, fn: (ctx: AuthedContext<P>) => Promise<unknown>): Handler;
-export function route<P extends Params>(access: Access, fn: (ctx: AuthedContext<P>) => Promise<unknown>): Handler {
+export function route<P extends Params = Params>(access: "public", fn: (ctx: RouteContext<P>) => Promise<unknown>, options?: RouteOptions): Handler;
+export function route<P extends Params = Params>(access: Exclude<Access, "public">, fn: (ctx: AuthedContext<P>) => Promise<unknown>, options?: RouteOptions): Handler;
+export function route<P extends Params>(access: Access, fn: (ctx: AuthedContext<P>) => Promise<unknown>, options: RouteOptions = {}): Handler {
   const handler = async (request: Request, context: NextContext) => {
     try {
+      // A bearer token authenticates alone, so it needs no CSRF defence (pages never send one).
+      if (!SAFE_METHODS.has(request.method) && bearerToken(request) === null) assertSameOrigin(request);
       const user = await userFromRequest(request);
       if (access !== "public") {
         if (!user) throw unauthenticated();
@@ -39,8 +50,10 @@ export function route<P extends Params>(access: Access, fn: (ctx: AuthedContext<
       }
       const params = ((await context?.params) ?? {}) as P;
       // Every route under /api/projects/[projectId] is for members only, checked before its
-      // input is parsed or anything is looked up (owner-only checks stay in the services).
-      if (access !== "public" && typeof params.projectId === "string") await requireProjectRole(user!, params.projectId);
+      // input is parsed or anything is looked up; the services check owner-only rights again.
+      if (access !== "public" && typeof params.projectId === "string") await requireProjectRole(user!, params.projectId, access === "owner" ? "OWNER" : undefined);
+      else if (access === "owner") throw new Error("an owner route needs a [projectId] segment");
+      assertBodyType(request, options.body ?? "application/json");
       const result = await fn({ request, params, user: user as SessionUser });
       return result instanceof Response ? result : Response.json(result ?? { ok: true });
     } catch (error) {
@@ -50,9 +63,9 @@ export function route<P extends Params>(access: Access, fn: (ctx: AuthedContext<
   return Object.assign(handler, { [WRAPPED]: access });
 }
 
-/** Parses a JSON body with one schema per operation; bad JSON or a failed check is a 400. */
+/** Parses a JSON body (at most 1 MB) with one schema per operation; bad JSON or a failed check is a 400. */
 export async function jsonBody<T>(request: Request, schema: ZodType<T>): Promise<T> {
-  const text = await request.text();
+  const text = await readBodyText(request);
   let value: unknown;
   try {
     value = text ? JSON.parse(text) : {};

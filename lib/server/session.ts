@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { decode } from "next-auth/jwt";
 import { db } from "./db";
 import { serverConfig } from "./config";
+import { unauthenticated } from "./errors";
 import type { GlobalRole } from "@/lib/generated/prisma/enums";
 
 /** Who is asking, as every service sees it. */
@@ -55,6 +56,14 @@ export async function userFromSessionToken(token: string | null): Promise<Sessio
   return { id: user.id, email: user.email, name: user.name, role: user.role };
 }
 
-export function userFromRequest(request: Request): Promise<SessionUser | null> {
+/** The token of an `Authorization: Bearer` header; other schemes (a proxy's Basic auth) are not ours. */
+export function bearerToken(request: Request): string | null {
+  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
+  return match ? match[1] : null;
+}
+
+export async function userFromRequest(request: Request): Promise<SessionUser | null> {
+  // Token authentication plugs in here: a bearer token alone decides who asks, never the cookie beside it.
+  if (bearerToken(request) !== null) throw unauthenticated("This server accepts no bearer tokens yet; sign in with a session instead.");
   return userFromSessionToken(sessionTokenFromCookieHeader(request.headers.get("cookie")));
 }

@@ -11,7 +11,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { AppError, badRequest } from "./errors";
+import { AppError, badRequest, unsupportedMediaType } from "./errors";
 import { stagingDir } from "./project-data/paths";
 import type { ZipLimits } from "./bundle-zip";
 
@@ -65,7 +65,7 @@ export interface ReceivedUpload {
  */
 export async function receiveMultipart(request: Request, dir: string, place: (field: string, filename: string) => string): Promise<ReceivedUpload> {
   const contentType = request.headers.get("content-type") ?? "";
-  if (!contentType.startsWith("multipart/form-data")) throw badRequest("Send the upload as multipart/form-data.");
+  if (!contentType.startsWith("multipart/form-data")) throw unsupportedMediaType("Send the upload as multipart/form-data.");
   const limit = uploadLimitBytes();
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > limit) throw tooLarge(limit);
@@ -85,7 +85,12 @@ export async function receiveMultipart(request: Request, dir: string, place: (fi
   const abort = (error: unknown) => counter.destroy(error as Error);
 
   // preservePath: a part's file name is the file's path inside the bundle, not just its base name.
-  const parser = busboy({ headers: { "content-type": contentType }, preservePath: true, limits: { fields: 50, fieldSize: 64 * 1024, parts: 10_000_000 } });
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: { "content-type": contentType }, preservePath: true, limits: { fields: 50, fieldSize: 64 * 1024, parts: 10_000_000 } });
+  } catch (error) {
+    throw badRequest(`The multipart body cannot be read (${(error as Error).message}); send it with a boundary, as a browser's FormData does.`);
+  }
   parser.on("field", (name, value) => {
     fields[name] = value;
   });

@@ -89,3 +89,19 @@ describe("sign-in throttling", () => {
     expect(await db().signInThrottle.findUnique({ where: { key: `email:${user.email}` } })).toBeNull();
   });
 });
+
+describe("sign-in throttling: account and address limits combined", () => {
+  it("blocks an address for at most a minute however many failures it sends, while an account's block grows to 15 minutes", async () => {
+    const { recordFailure, assertNotThrottled, MAX_BLOCK_MS } = await import("./sign-in-throttle");
+    const now = new Date("2026-01-01T12:00:00Z");
+    for (let i = 0; i < 40; i++) await recordFailure(["ip:10.3.0.1", "email:victim@x.org"], now);
+    const ip = await db().signInThrottle.findUniqueOrThrow({ where: { key: "ip:10.3.0.1" } });
+    const account = await db().signInThrottle.findUniqueOrThrow({ where: { key: "email:victim@x.org" } });
+    expect(ip.blockedUntil!.getTime() - now.getTime()).toBe(MAX_BLOCK_MS.ip);
+    expect(account.blockedUntil!.getTime() - now.getTime()).toBe(MAX_BLOCK_MS.email);
+    // another user behind the same address waits one minute, not fifteen
+    await expect(assertNotThrottled(["email:colleague@x.org", "ip:10.3.0.1"], new Date(now.getTime() + 30_000))).rejects.toThrow(/Wait 30 s/);
+    await expect(assertNotThrottled(["email:colleague@x.org", "ip:10.3.0.1"], new Date(now.getTime() + 61_000))).resolves.toBeUndefined();
+    await expect(assertNotThrottled(["email:victim@x.org", "ip:10.3.0.1"], new Date(now.getTime() + 61_000))).rejects.toThrow(/Too many failed sign-ins/);
+  });
+});

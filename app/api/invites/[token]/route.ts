@@ -8,5 +8,5 @@ export const GET = route<Params>("public", async ({ params }) => ({ invite: awai
 
 /** Signed in: joins as that user. Signed out: { name, email, password } creates an annotator account. */
 export const POST = route<Params>("public", async ({ user, params, request }) => ({
-  accepted: await acceptInvite(params.token, user, await jsonBody(request, acceptInviteInput)),
+  accepted: await acceptInvite(params.token, user, () => jsonBody(request, acceptInviteInput)),
 }));

@@ -5,6 +5,6 @@ type Params = { projectId: string };
 
 export const GET = route<Params>("user", async ({ user, params }) => ({ invites: await listInvites(user, params.projectId) }));
 
-export const POST = route<Params>("user", async ({ user, params, request }) => ({
+export const POST = route<Params>("owner", async ({ user, params, request }) => ({
   invite: await createInvite(user, params.projectId, await jsonBody(request, createInviteInput)),
 }));

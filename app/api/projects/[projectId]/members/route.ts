@@ -5,6 +5,6 @@ type Params = { projectId: string };
 
 export const GET = route<Params>("user", async ({ user, params }) => ({ members: await listMembers(user, params.projectId) }));
 
-export const POST = route<Params>("user", async ({ user, params, request }) => ({
+export const POST = route<Params>("owner", async ({ user, params, request }) => ({
   members: await addMember(user, params.projectId, await jsonBody(request, addMemberInput)),
 }));

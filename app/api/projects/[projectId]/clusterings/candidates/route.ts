@@ -6,6 +6,6 @@ import { jsonBody, route } from "@/lib/server/route";
 export const GET = route<{ projectId: string }>("user", async ({ user, params }) => candidateClusteringJobs(user, params.projectId));
 
 /** JSON {space?, method: kmeans|spectral, k, seed?}: queues a candidate clustering (owner only). */
-export const POST = route<{ projectId: string }>("user", async ({ user, params, request }) => ({
+export const POST = route<{ projectId: string }>("owner", async ({ user, params, request }) => ({
   job: await requestCandidateClustering(user, params.projectId, await jsonBody(request, candidateClusteringInput)),
 }));
