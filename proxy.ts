@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { contentSecurityPolicy } from "@/lib/server/content-security-policy";
+import { contentSecurityPolicy } from "@/lib/server/http/content-security-policy";
 
 /**
  * Every page gets a Content-Security-Policy with a fresh nonce (Next reads it from the request

@@ -2,19 +2,19 @@
  * `npm start`: build if needed, migrate, seed on first start, then serve the app and run the
  * worker process; Ctrl-C or SIGTERM stops both. `npm run dev` does the same with `next dev`.
  * The app is served by Next's request handler inside this process, behind a plain HTTP server
- * that sets X-Forwarded-For from the socket (lib/server/app-server.ts): the sign-in throttle
+ * that sets X-Forwarded-For from the socket (lib/server/http/app-server.ts): the sign-in throttle
  * must see the real address, which `next start` lets a client choose.
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { createAppServer } from "../lib/server/app-server.ts";
-import { trustedProxies } from "../lib/server/client-address.ts";
+import { createAppServer } from "../lib/server/http/app-server.ts";
+import { trustedProxies } from "../lib/server/http/client-address.ts";
 import { serverConfig } from "../lib/server/config.ts";
 import { migrateDatabase } from "../lib/server/migrate.ts";
-import { removeUnfinishedImports } from "../lib/server/imports.ts";
-import { seedIfEmpty } from "../lib/server/seed.ts";
-import { authSecret } from "../lib/server/session.ts";
+import { removeUnfinishedImports } from "../lib/server/imports/imports.ts";
+import { seedIfEmpty } from "../lib/server/projects/seed.ts";
+import { authSecret } from "../lib/server/auth/session.ts";
 import { buildIsStale, NEXT_BIN } from "./build-state.ts";
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");

@@ -1,5 +1,5 @@
 import { notFound } from "@/lib/server/errors";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/http/route";
 
 // Any /api path no route matches (a normalised `..` included) answers JSON, as every API error does.
 const missing = route<{ path: string[] }>("public", async ({ request }) => {

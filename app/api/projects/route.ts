@@ -1,6 +1,6 @@
-import { importUpload } from "@/lib/server/imports";
-import { listProjects } from "@/lib/server/projects";
-import { route } from "@/lib/server/route";
+import { importUpload } from "@/lib/server/imports/imports";
+import { listProjects } from "@/lib/server/projects/projects";
+import { route } from "@/lib/server/http/route";
 
 export const GET = route("user", async ({ user }) => ({ projects: await listProjects(user) }));
 

@@ -1,7 +1,7 @@
 import type { Acquisition } from "@/lib/cereal/method/acquisition";
 import type { Design } from "@/lib/cereal/method/designs";
 import { PAIR_DESIGN_SAMPLING, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
-import { runSettings, type RunSettingKey } from "../run-settings";
+import { runSettings, type RunSettingKey } from "../projects/run-settings";
 
 /**
  * What a round runs with, as recorded on its Round row: the project's run settings, and for a

@@ -1,9 +1,9 @@
 import { db } from "../db";
 import { conflict, notFound } from "../errors";
 import { cancelJob, jobPayload, retryJob } from "../jobs/queue";
-import { requireProjectRole } from "../project-access";
+import { requireProjectRole } from "../auth/project-access";
 import { estimateHistory } from "../project-data/estimate-history";
-import type { SessionUser } from "../session";
+import type { SessionUser } from "../auth/session";
 import { roundJob, roundJobKey } from "./round-job";
 
 /**

@@ -2,7 +2,7 @@ import type { IntervalReport } from "@/lib/cereal/method/intervals";
 import { METRIC_KEYS, type MetricValues } from "@/lib/metrics";
 import type { Design } from "@/lib/cereal/method/designs";
 import { pairKey } from "@/lib/cereal/pairwise/pair-designs";
-import { createBatch, drawnKeys } from "../batches";
+import { createBatch, drawnKeys } from "../labeling/batches";
 import { db, transaction, type Tx } from "../db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 

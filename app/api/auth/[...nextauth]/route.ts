@@ -1,9 +1,9 @@
 import NextAuth from "next-auth";
 import { NextRequest } from "next/server";
-import { authOptions } from "@/lib/server/auth-options";
+import { authOptions } from "@/lib/server/auth/auth-options";
 import { notFound } from "@/lib/server/errors";
-import { readBodyText } from "@/lib/server/request-body";
-import { route } from "@/lib/server/route";
+import { readBodyText } from "@/lib/server/http/request-body";
+import { route } from "@/lib/server/http/route";
 
 // next-auth's own endpoints (csrf, session, sign-in callback) are public by nature; they keep
 // next-auth's CSRF token, and route() adds the same-origin check and the body cap before them.

@@ -1,5 +1,5 @@
-import { acceptInvite, acceptInviteInput, describeInvite } from "@/lib/server/invites";
-import { jsonBody, route } from "@/lib/server/route";
+import { acceptInvite, acceptInviteInput, describeInvite } from "@/lib/server/projects/invites";
+import { jsonBody, route } from "@/lib/server/http/route";
 
 type Params = { token: string };
 

@@ -1,5 +1,5 @@
-import { deleteProject, deleteProjectInput, getProject } from "@/lib/server/projects";
-import { jsonBody, route } from "@/lib/server/route";
+import { deleteProject, deleteProjectInput, getProject } from "@/lib/server/projects/projects";
+import { jsonBody, route } from "@/lib/server/http/route";
 
 type Params = { projectId: string };
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { QueueState, TaskView } from "@/lib/server/tasks";
+import type { QueueState, TaskView } from "@/lib/server/labeling/tasks";
 import { apiRequest, errorMessage } from "./api-request";
 import { LabelOutbox, newIdempotencyKey, type AnswerBody, type OutboxOp } from "./label-outbox";
 

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { listInvites } from "@/lib/server/invites";
-import { listMembers } from "@/lib/server/members";
-import { requirePageUser } from "@/lib/server/page-session";
-import { getProject } from "@/lib/server/projects";
+import { listInvites } from "@/lib/server/projects/invites";
+import { listMembers } from "@/lib/server/projects/members";
+import { requirePageUser } from "@/lib/server/auth/page-session";
+import { getProject } from "@/lib/server/projects/projects";
 import { pageError } from "../page-error";
 import { MembersAdmin } from "./members-admin";
 

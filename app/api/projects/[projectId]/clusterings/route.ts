@@ -1,5 +1,5 @@
-import { addClusteringUpload } from "@/lib/server/clusterings";
-import { route } from "@/lib/server/route";
+import { addClusteringUpload } from "@/lib/server/projects/clusterings";
+import { route } from "@/lib/server/http/route";
 
 /** Multipart: name, optional k, the int32 [N] ids as "file", optionally the float32 [N, K] "soft". */
 export const POST = route<{ projectId: string }>(

@@ -1,5 +1,5 @@
-import { createInvite, createInviteInput, listInvites } from "@/lib/server/invites";
-import { jsonBody, route } from "@/lib/server/route";
+import { createInvite, createInviteInput, listInvites } from "@/lib/server/projects/invites";
+import { jsonBody, route } from "@/lib/server/http/route";
 
 type Params = { projectId: string };
 

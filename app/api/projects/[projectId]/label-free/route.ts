@@ -1,5 +1,5 @@
-import { labelFreeEvaluation } from "@/lib/server/label-free";
-import { route } from "@/lib/server/route";
+import { labelFreeEvaluation } from "@/lib/server/evaluation/label-free";
+import { route } from "@/lib/server/http/route";
 
 /**
  * ?measure=silhouette|davies-bouldin|calinski-harabasz: paired, pooled and ACE scores (owner

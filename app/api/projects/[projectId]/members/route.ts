@@ -1,5 +1,5 @@
-import { addMember, addMemberInput, listMembers } from "@/lib/server/members";
-import { jsonBody, route } from "@/lib/server/route";
+import { addMember, addMemberInput, listMembers } from "@/lib/server/projects/members";
+import { jsonBody, route } from "@/lib/server/http/route";
 
 type Params = { projectId: string };
 

@@ -1,5 +1,5 @@
-import { getProjectSettings, projectSettingsInput, updateProjectSettings } from "@/lib/server/project-settings";
-import { jsonBody, route } from "@/lib/server/route";
+import { getProjectSettings, projectSettingsInput, updateProjectSettings } from "@/lib/server/projects/project-settings";
+import { jsonBody, route } from "@/lib/server/http/route";
 
 type Params = { projectId: string };
 

@@ -1,5 +1,5 @@
-import { jsonBody, route } from "@/lib/server/route";
-import { listSimulations, simulationInput, startSimulation } from "@/lib/server/simulations";
+import { jsonBody, route } from "@/lib/server/http/route";
+import { listSimulations, simulationInput, startSimulation } from "@/lib/server/evaluation/simulations";
 
 type Params = { projectId: string };
 

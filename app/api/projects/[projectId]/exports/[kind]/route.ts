@@ -1,7 +1,7 @@
-import { exportConfig, exportEstimates, exportFormat, exportItems, exportLabels } from "@/lib/server/exports";
-import { exportBundle } from "@/lib/server/bundle-export";
+import { exportConfig, exportEstimates, exportFormat, exportItems, exportLabels } from "@/lib/server/exports/exports";
+import { exportBundle } from "@/lib/server/exports/bundle-export";
 import { notFound } from "@/lib/server/errors";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/http/route";
 
 /** GET /api/projects/:id/exports/labels|items?format=csv|jsonl|parquet, /exports/estimates, /exports/config, /exports/bundle (.zip) */
 export const GET = route<{ projectId: string; kind: string }>("user", async ({ user, params, request }) => {

@@ -1,5 +1,5 @@
-import { route } from "@/lib/server/route";
-import { nextTasks, nextTasksInput } from "@/lib/server/tasks";
+import { route } from "@/lib/server/http/route";
+import { nextTasks, nextTasksInput } from "@/lib/server/labeling/tasks";
 
 // A POST: handing out tasks leases them, so a same-site <img> must not be able to do it.
 export const POST = route<{ projectId: string }>("user", async ({ user, params, request }) => {
