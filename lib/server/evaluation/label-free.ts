@@ -65,10 +65,24 @@ export async function labelFreeEvaluation(user: SessionUser, projectId: string, 
     return { state: "unavailable", measure, reason: "ACE compares clusterings by rank across spaces: add at least 3 clusterings." };
   const result = await readLabelFreeCache<LabelFreeResult>(project, measure, current.key);
   if (result) return { state: "ready", ...result };
-  const pending = await db().job.findMany({ where: { projectId, kind: labelFreeJob.kind, status: { in: ["queued", "running"] } }, select: { id: true, kind: true, payload: true } });
-  const same = pending.find((j) => jobPayload(labelFreeJob, j).measure === measure);
-  const job = same ?? (await enqueueJob(labelFreeJob, { projectId, measure }));
+  const job = (await pendingJob(projectId, measure)) ?? (await enqueueJob(labelFreeJob, { projectId, measure }));
   return { state: "computing", measure, jobId: job.id };
+}
+
+/** The scores as they stand, never queueing a job (the ranking reads them): null when neither computed nor computing. */
+export async function currentLabelFree(projectId: string, measure: InternalMeasure): Promise<LabelFreeResponse | null> {
+  const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { id: true, dataPath: true, embeddingSpace: true } });
+  const current = await inputs(project, measure);
+  if (current.clusterings.length < 3) return { state: "unavailable", measure, reason: "ACE compares clusterings by rank across spaces: add at least 3 clusterings." };
+  const result = await readLabelFreeCache<LabelFreeResult>(project, measure, current.key);
+  if (result) return { state: "ready", ...result };
+  const job = await pendingJob(projectId, measure);
+  return job ? { state: "computing", measure, jobId: job.id } : null;
+}
+
+async function pendingJob(projectId: string, measure: InternalMeasure) {
+  const pending = await db().job.findMany({ where: { projectId, kind: labelFreeJob.kind, status: { in: ["queued", "running"] } }, select: { id: true, kind: true, payload: true } });
+  return pending.find((j) => jobPayload(labelFreeJob, j).measure === measure) ?? null;
 }
 
 const finite = (v: number) => (Number.isFinite(v) ? v : null);
