@@ -88,15 +88,14 @@ function panel(p: ConvergencePanel, ox: number, oy: number, byName: ReturnType<t
   const ys = [...points.flatMap((q) => [q.y, q.lo ?? q.y, q.hi ?? q.y]), ...p.series.flatMap((s) => (s.truth === null ? [] : [s.truth]))];
   const xMin = Math.min(...xs);
   const xMax = Math.max(...xs);
-  const pad = (Math.max(...ys) - Math.min(...ys)) * 0.06 || 0.05;
-  const yTicks = niceTicks(Math.min(...ys) - pad, Math.max(...ys) + pad, 5);
+  const yTicks = niceTicks(Math.min(...ys), Math.max(...ys) === Math.min(...ys) ? Math.min(...ys) + 0.1 : Math.max(...ys), 5);
   const xTicks = niceTicks(xMin, xMax === xMin ? xMin + 1 : xMax, 6);
   const x0 = ox + MARGIN.left;
   const x1 = ox + PANEL_W - MARGIN.right;
   const y0 = oy + PANEL_H - MARGIN.bottom;
   const y1 = oy + MARGIN.top;
-  const xDomain: [number, number] = [Math.min(xMin, xTicks[0]), Math.max(xMax, xTicks.at(-1)!)];
-  const yDomain: [number, number] = [Math.min(yTicks[0], ...ys), Math.max(yTicks.at(-1)!, ...ys)];
+  const xDomain: [number, number] = [xTicks[0], xTicks.at(-1)!];
+  const yDomain: [number, number] = [yTicks[0], yTicks.at(-1)!];
   const sx = linearScale(xDomain, [x0, x1]);
   const sy = linearScale(yDomain, [y0, y1]);
   const yd = tickDecimals(yTicks);

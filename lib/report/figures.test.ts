@@ -91,8 +91,9 @@ describe("the contingency heatmap", () => {
 
 describe("axis ticks", () => {
   it("steps by 1, 2 or 5 times a power of ten and covers the range", () => {
-    expect(niceTicks(0.31, 0.78, 5)).toEqual([0.4, 0.5, 0.6, 0.7]);
-    expect(niceTicks(20, 60, 6)).toEqual([20, 30, 40, 50, 60]);
-    expect(niceTicks(0, 1000, 4)).toEqual([0, 500, 1000]);
+    expect(niceTicks(0.31, 0.78, 5)).toEqual([0.3, 0.4, 0.5, 0.6, 0.7, 0.8]);
+    expect(niceTicks(-0.27, 0.74, 5)).toEqual([-0.4, -0.2, 0, 0.2, 0.4, 0.6, 0.8]);
+    expect(niceTicks(20, 40, 6)).toEqual([20, 25, 30, 35, 40]);
+    expect(niceTicks(0, 1000, 4)).toEqual([0, 200, 400, 600, 800, 1000]);
   });
 });

@@ -101,8 +101,9 @@ export function methodsParagraph(config: MethodsConfig, style: CiteStyle): strin
   );
   const summary = ESTIMATOR_SUMMARIES[config.estimator];
   const estimatorText = summary ? summary.estimate.replace(/\.$/, "") : config.estimator;
+  sentences.push(`Each metric was estimated with the ${config.estimator} estimator: ${estimatorText}.`);
   sentences.push(
-    `Each metric was estimated with the ${config.estimator} estimator (${estimatorText}), with ${pct} intervals and the probability of each clustering being the best, P(best), from bootstrap draws${config.mode === "clusterwise" && usesPpi(config.estimator) ? ` of the prediction-powered table${cite("ppi", "ppiPlusPlus")}` : ""}.`,
+    `Its ${pct} intervals and the probability of each clustering being the best, P(best), come from bootstrap draws${config.mode === "clusterwise" && usesPpi(config.estimator) ? ` of the prediction-powered table${cite("ppi", "ppiPlusPlus")}` : ""}.`,
   );
   const agreement = config.agreement?.value != null
     ? ` Where ${config.overlap} annotators labeled the same ${unit}, ${config.agreement.method === "cohen" ? "Cohen's kappa" : "Krippendorff's alpha"} was ${config.agreement.value.toFixed(2)} over ${count(config.agreement.units)} ${unit}; the majority label was used.`

@@ -11,14 +11,15 @@ export function escapeXml(text: string): string {
   return text.replace(/[<>&"']/g, (ch) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&#39;" })[ch]!);
 }
 
-/** Ticks covering [min, max] at a 1-2-5 step giving about `count` of them. */
+/** Ticks from at or below `min` to at or above `max`, at the 1-2-5 step whose count is nearest `count`. */
 export function niceTicks(min: number, max: number, count = 5): number[] {
   if (!(max > min)) return [min];
-  const raw = (max - min) / Math.max(1, count);
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw)!;
+  const power = 10 ** Math.floor(Math.log10((max - min) / Math.max(1, count)));
+  const steps = [1, 2, 5, 10].map((m) => m * power);
+  const span = (step: number) => Math.ceil(max / step - 1e-9) - Math.floor(min / step + 1e-9);
+  const step = steps.reduce((best, s) => (Math.abs(span(s) - count) < Math.abs(span(best) - count) ? s : best));
   const ticks: number[] = [];
-  for (let v = Math.ceil(min / step - 1e-9) * step; v <= max + step * 1e-9; v += step) ticks.push(Number(v.toFixed(12)));
+  for (let i = Math.floor(min / step + 1e-9); i <= Math.ceil(max / step - 1e-9); i++) ticks.push(Number((i * step).toFixed(12)));
   return ticks;
 }
 
