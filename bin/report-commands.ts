@@ -9,11 +9,9 @@ import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { parse } from "csv-parse/sync";
 import type { Design, Draw } from "@/lib/cereal/designs";
-import { estimatorByName } from "@/lib/cereal/estimators";
 import { recordFromJson, type OutOfSampleJson } from "@/lib/cereal/out-of-sample";
 import type { CerealProblem, CerealState } from "@/lib/cereal/problem";
 import { estimateRound, fitRound, needsSurrogate, type RoundOptions } from "@/lib/cereal/round";
-import type { Acquisition } from "@/lib/cereal/acquisition";
 import type { SurrogateFactory } from "@/lib/cereal/surrogate";
 import { loadBundle } from "@/lib/data/bundle";
 import { METRIC_KEYS, type MetricKey } from "@/lib/metrics";
@@ -23,6 +21,7 @@ import { serverConfig } from "@/lib/server/config";
 import { db } from "@/lib/server/db";
 import { migrateDatabase } from "@/lib/server/migrate";
 import { projectReport, reportQuery } from "@/lib/server/report/project-report";
+import { clusterwiseRoundOptions } from "@/lib/server/rounds/round-config";
 import { CommandError, service } from "./project-commands";
 
 export const REPORT_USAGE = `  cereal report PROJECT --out DIR [--metrics nmi,ari] [--clustering NAME] [--measure silhouette|davies-bouldin|calinski-harabasz] [--no-print]
@@ -113,18 +112,8 @@ export async function recomputeEstimates(reportDir: string, bundleDir: string, c
       round: round.index,
       outOfSample: record,
     };
-    const settings = round.config;
-    // what the round's estimate step read: no next batch is drawn here
-    const options: RoundOptions = {
-      acquisition: settings.acquisition as Acquisition,
-      design: settings.design as Design,
-      estimator: estimatorByName(settings.estimator),
-      fixmatch: settings.fixmatch,
-      steps: settings.fixmatchSteps,
-      batch: 0,
-      seed: round.seed,
-      trainerGuard: settings.estimator === "guarded",
-    };
+    // what the round's fit and estimate steps read: no next batch is drawn here
+    const options: RoundOptions = { ...clusterwiseRoundOptions(round.config, round.seed), batch: 0 };
     const surrogate = needsSurrogate(options) ? await createSurrogate(problem.embeddings, problem.numClasses) : null;
     try {
       const { estimate, intervals } = estimateRound(state, await fitRound(state, surrogate, options), options);
