@@ -261,7 +261,7 @@ test("the owner downloads the report: its table holds the dashboard's ranking, i
   );
   expect(text("tables/ranking-nmi.tex")).toContain("kmeans\\_k10");
   // the label corrected in the previous test is flagged for whoever recomputes round 1
-  expect(JSON.parse(text("report.json")).notes.join(" ")).toMatch(/corrected after a round used them/);
+  expect(JSON.parse(text("report.json")).notes.join(" ")).toMatch(/1 label was corrected by the owner: a round that ran before a correction saw the old value/);
   expect(new TextDecoder().decode(files["report.pdf"].subarray(0, 5))).toBe("%PDF-");
   expect([...files["figures/convergence.png"].subarray(0, 4)]).toEqual([137, 80, 78, 71]);
 

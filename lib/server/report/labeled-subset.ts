@@ -7,7 +7,7 @@ import { majority } from "../labels";
  * round freezes them in, rounds/round-steps.ts), with its value (the majority, or the owner's
  * resolution of a tie), its draw record and the first round that used it. Round r estimated
  * from the rows with used_by_round <= r, so `cereal recompute` rebuilds each round's input from
- * this file alone. A label corrected after a round used it is flagged: that round saw the old value.
+ * this file alone. A corrected label is flagged: a round that ran before the correction saw the old value.
  */
 export const LABELED_SUBSET_COLUMNS = [
   "item_index",
@@ -23,7 +23,8 @@ export const LABELED_SUBSET_COLUMNS = [
   "corrected",
 ] as const;
 
-export async function labeledSubsetCsv(projectId: string): Promise<string> {
+/** The CSV, and how many of its rows carry a corrected label. */
+export async function labeledSubsetCsv(projectId: string): Promise<{ csv: string; corrected: number }> {
   const tasks = await db().task.findMany({
     where: { projectId, done: true },
     orderBy: { drawOrder: "asc" },
@@ -53,5 +54,5 @@ export async function labeledSubsetCsv(projectId: string): Promise<string> {
       ],
     ];
   });
-  return stringify([[...LABELED_SUBSET_COLUMNS], ...rows], { cast: { boolean: (b) => String(b) } });
+  return { csv: stringify([[...LABELED_SUBSET_COLUMNS], ...rows], { cast: { boolean: (b) => String(b) } }), corrected: rows.filter((row) => row.at(-1) === true).length };
 }

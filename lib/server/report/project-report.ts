@@ -150,7 +150,7 @@ export async function projectReport(user: SessionUser, projectId: string, query:
   const methodsText = methodsParagraph(methodsConfig, "text");
   const references = bibtex(methodsReferences(methodsConfig));
   const subset = await labeledSubsetCsv(projectId);
-  if (/,true\r?\n/.test(subset)) notes.push("Some labels were corrected after a round used them: recomputing that round from this subset uses the corrected values.");
+  if (subset.corrected) notes.push(`${subset.corrected} label${subset.corrected === 1 ? " was" : "s were"} corrected by the owner: a round that ran before a correction saw the old value, so recomputing it from this subset differs.`);
 
   const heatmapName = heatmap ? `figures/contingency-${safeName(heatmap.clustering)}` : null;
   const reproduce = [
@@ -171,7 +171,7 @@ export async function projectReport(user: SessionUser, projectId: string, query:
     { name: "methods.tex", data: methodsParagraph(methodsConfig, "latex") + "\n" },
     { name: "references.bib", data: references },
     { name: "reproduce/config.json", data: configText },
-    { name: "reproduce/labeled-subset.csv", data: subset },
+    { name: "reproduce/labeled-subset.csv", data: subset.csv },
     { name: "reproduce/labels.csv", data: await (await exportLabels(user, projectId, "csv")).text() },
     { name: "reproduce/estimates.csv", data: await (await exportEstimates(user, projectId)).text() },
   ];
