@@ -114,6 +114,22 @@ describe("the report download", () => {
     expect(manifest).toMatchObject({ metrics: ["nmi", "ari"], clustering: "kmeans_k5", round: 1, level: 0.9 });
   }, 240_000);
 
+  it("of a pairwise project has no heatmap, says so, and cites MCL", async () => {
+    const pairwise = await digitsProject({ mode: "pairwise", seedSize: 20 });
+    await labelAll(pairwise.annotators[0], pairwise.projectId, pairwise.truth, 20);
+    // the label-free job the first report queued runs too
+    while (await runOneJob("w", { deps: fastWorkerDeps }));
+    const owner = await db().user.findUniqueOrThrow({ where: { id: pairwise.owner.id } });
+    const url = `/api/projects/${pairwise.projectId}/exports/report?metrics=ari`;
+    const response = await exportRoute.GET(await requestAs(owner, url), routeContext({ projectId: pairwise.projectId, kind: "report" }));
+    expect(response.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
+    expect(Object.keys(files).filter((f) => f.includes("contingency"))).toEqual([]);
+    expect(JSON.parse(text(files, "report.json")).notes.join(" ")).toMatch(/pairwise project has no class labels/);
+    expect(text(files, "methods.md")).toMatch(/whether two items belong to the same class.*meta classification likelihood \(Hsu et al., 2019\)/);
+    expect(parse(text(files, "tables/ranking-ari.csv"), { columns: true })).toHaveLength(6);
+  }, 240_000);
+
   it("answers 400 for an unknown metric and 404 for an unknown clustering", async () => {
     expect((await report("?metrics=nmi,bogus")).status).toBe(400);
     const missing = await report("?clustering=nope");
