@@ -23,6 +23,7 @@ const BAD: [string, string, RegExp][] = [
   ["lib/ace/fixture.ts", `import { value } from "../server/db";`, /lib\/server depends on this folder/],
   ["lib/clustering/fixture.ts", `import { value } from "@prisma/client";`, /database/],
   ["lib/data/fixture.ts", `import { value } from "@/models";`, /neither app\/ nor models/],
+  ["lib/report/fixture.ts", `import { value } from "@/lib/server/db";`, /lib\/server depends on this folder/],
   ["models/fixture.ts", `import { value } from "@/lib/server/db";`, /database/],
   ["models/fixture.ts", `import { value } from "@/lib/generated/prisma/client";`, /database/],
   ["lib/server/fixture.ts", `import { value } from "@/models";`, /WorkerDeps/],

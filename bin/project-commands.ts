@@ -18,7 +18,7 @@ export const PROJECT_USAGE = `  cereal import DIR --name NAME --owner EMAIL [--d
 /** A failure the user fixes by changing the command (printed with the usage). */
 export class CommandError extends Error {}
 
-async function service<T>(run: () => Promise<T>): Promise<T> {
+export async function service<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {

@@ -166,7 +166,7 @@ function download(body: ReadableStream<Uint8Array> | string, filename: string, t
   return new Response(body, { headers: { "content-type": type, "content-disposition": `attachment; filename="${filename}"`, "cache-control": "no-store" } });
 }
 
-async function fileStem(projectId: string) {
+export async function fileStem(projectId: string) {
   const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
   return project.name.replace(/[^\w.-]+/g, "-").replace(/^-|-$/g, "").toLowerCase() || "project";
 }
