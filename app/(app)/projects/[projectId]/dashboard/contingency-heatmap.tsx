@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import { CellItems } from "./cell-items";
 import { formatMetric } from "./dashboard-types";
+import { heatmapShade } from "./heatmap-shade";
 
 interface ContingencyView {
   clustering: string;
@@ -62,7 +63,7 @@ export function ContingencyHeatmap({ projectId, clustering, version }: { project
         <span>
           AP <b className="text-slate-900" data-testid="heatmap-ap">{formatMetric(view.ap)}</b>
         </span>
-        <span className="ml-auto text-slate-400">
+        <span className="ml-auto text-slate-500">
           {view.source.kind === "round" ? `round ${view.source.round}: ${view.labeled} labels + ${view.pseudoLabeled.toLocaleString("en")} pseudo-labels` : `${view.labeled} labels, no round yet`}
         </span>
       </div>
@@ -70,7 +71,7 @@ export function ContingencyHeatmap({ projectId, clustering, version }: { project
         <table className="border-separate border-spacing-0.5 text-[11px] tabular-nums">
           <thead>
             <tr>
-              <th className="pr-2 text-right font-normal text-slate-400">class \ cluster</th>
+              <th className="pr-2 text-right font-normal text-slate-500">class \ cluster</th>
               {view.cells[0]?.map((_, k) => (
                 <th key={k} className="w-8 text-center font-normal text-slate-500">
                   {k}
@@ -88,14 +89,15 @@ export function ContingencyHeatmap({ projectId, clustering, version }: { project
                   </th>
                   {row.map((v, k) => {
                     const share = sum ? v / sum : 0;
+                    const shade = heatmapShade(share);
                     const boxed = view.rowMaxima[c].includes(k);
                     const chosen = selected?.c === c && selected.k === k;
                     return (
                       <td
                         key={k}
                         data-boxed={boxed || undefined}
-                        className={`h-6 w-8 rounded-sm p-0 text-center ${boxed ? "outline-2 -outline-offset-2 outline-slate-900" : ""} ${chosen ? "ring-2 ring-amber-400" : ""} ${share > 0.55 ? "text-white" : "text-slate-700"}`}
-                        style={{ background: v ? `rgba(79, 70, 229, ${(0.08 + 0.92 * share).toFixed(3)})` : "#f8fafc" }}
+                        className={`h-6 w-8 rounded-sm p-0 text-center ${boxed ? "outline-2 -outline-offset-2 outline-slate-900" : ""} ${chosen ? "ring-2 ring-amber-400" : ""}`}
+                        style={v ? { background: `rgb(${shade.background.join(", ")})`, color: shade.text } : { background: "#f8fafc" }}
                       >
                         {v ? (
                           <button
@@ -106,6 +108,7 @@ export function ContingencyHeatmap({ projectId, clustering, version }: { project
                             className="h-full w-full cursor-pointer rounded-sm hover:ring-2 hover:ring-amber-300"
                           >
                             {v}
+                            {boxed && <span className="sr-only"> (the class's largest cell)</span>}
                           </button>
                         ) : null}
                       </td>

@@ -43,10 +43,13 @@ export function ModalDialog(props: { open: boolean; onClose: () => void; title: 
           <div className="flex items-center justify-between border-b border-slate-100 px-6 py-4">
             <h2 className="text-base font-semibold">{title}</h2>
             <button type="button" onClick={onClose} className="rounded-lg px-2 py-1 text-sm text-slate-500 hover:bg-slate-100 hover:text-slate-900">
-              Close <span className="text-xs text-slate-400">Esc</span>
+              Close <span className="text-xs text-slate-500">Esc</span>
             </button>
           </div>
-          <div className="overflow-y-auto px-6 py-5">{children}</div>
+          {/* focusable, so a long body (the help) scrolls by keyboard too */}
+          <div tabIndex={0} className="overflow-y-auto px-6 py-5">
+            {children}
+          </div>
         </div>
       )}
     </dialog>
