@@ -108,7 +108,7 @@ export function ContingencyHeatmap({ projectId, clustering, version }: { project
                             className="h-full w-full cursor-pointer rounded-sm hover:ring-2 hover:ring-amber-300"
                           >
                             {v}
-                            {boxed && <span className="sr-only"> (the class's largest cell)</span>}
+                            {boxed && <span className="sr-only"> (largest cell of the class)</span>}
                           </button>
                         ) : null}
                       </td>

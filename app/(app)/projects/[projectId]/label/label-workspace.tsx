@@ -12,7 +12,7 @@ import { ItemView } from "./item-view";
 import { NewClassDialog } from "./new-class-dialog";
 import { PairAnswers, type PairAnswer } from "./pair-answers";
 import { ProgressMeter } from "./progress-meter";
-import { QueueNotice } from "./queue-notice";
+import { QUEUE_TITLES, QueueNotice } from "./queue-notice";
 import { RoundIndicator } from "./round-indicator";
 import { SaveStatus } from "./save-status";
 import { SkipDialog } from "./skip-dialog";
@@ -22,6 +22,8 @@ import { useLabelingSession } from "./use-labeling-session";
 import { useProjectSnapshot } from "./use-project-snapshot";
 import { useToasts } from "./use-toasts";
 import { useWorkspaceKeys } from "./use-workspace-keys";
+import { itemAnnouncement, roundAnnouncement, saveAnnouncement } from "./workspace-announcements";
+import { WorkspaceAnnouncer } from "./workspace-announcer";
 
 export interface WorkspaceProject {
   id: string;
@@ -302,6 +304,11 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
       />
       {open && !pairwise && <NewClassDialog open={dialog === "newClass"} onClose={() => closeDialog("newClass")} onCreate={createClass} />}
       <ToastStack toasts={toasts} onDismiss={dismiss} />
+      <WorkspaceAnnouncer
+        item={itemAnnouncement(current, session.state === "ok" ? null : QUEUE_TITLES[session.state])}
+        save={saveAnnouncement(session.unsaved, session.retrying)}
+        round={roundAnnouncement(snapshot?.round ?? null, snapshot?.lastRound ?? null)}
+      />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { SessionState } from "./use-labeling-session";
 
-const TITLES: Record<Exclude<SessionState, "ok">, string> = {
+export const QUEUE_TITLES: Record<Exclude<SessionState, "ok">, string> = {
   loading: "Fetching the next item",
   waiting: "Waiting for the next batch",
   paused: "Labeling is paused",
@@ -25,7 +25,7 @@ export function QueueNotice({ state, message, width, height }: { state: Exclude<
           {state === "budget_reached" ? "✓" : "Ⅱ"}
         </span>
       )}
-      <p className="text-base font-semibold text-slate-900">{TITLES[state]}</p>
+      <p className="text-base font-semibold text-slate-900">{QUEUE_TITLES[state]}</p>
       <p className="max-w-sm text-sm text-slate-600">
         {state === "loading" ? "One moment…" : (message ?? "New items appear here by themselves.")}
         {state === "waiting" && " This page checks again every few seconds."}
