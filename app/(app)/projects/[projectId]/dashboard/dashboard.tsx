@@ -70,17 +70,14 @@ export function Dashboard({ project }: { project: DashboardProject }) {
           <Link href={`/projects/${project.id}`} className="text-xs text-slate-500 hover:text-slate-700">
             ← Project
           </Link>
-          <h1 className="flex items-center gap-2 text-xl font-semibold tracking-tight">
-            {project.name}
-            <span
-              className={`inline-block h-2 w-2 rounded-full ${connected ? "bg-emerald-500" : "bg-slate-300"}`}
-              title={connected ? "Live: updates arrive as they happen" : "Reconnecting…"}
-              data-testid="live-indicator"
-              data-live={connected}
-            />
-          </h1>
+          <h1 className="text-xl font-semibold tracking-tight">{project.name}</h1>
         </div>
         <div className="flex items-center gap-4 text-xs text-slate-600">
+          {/* a word beside the dot: its colour alone would not tell everyone */}
+          <span className="flex items-center gap-1.5" title={connected ? "Live: updates arrive as they happen" : "Reconnecting…"} data-testid="live-indicator" data-live={connected}>
+            <span aria-hidden className={`inline-block h-2 w-2 rounded-full ${connected ? "bg-emerald-500" : "bg-slate-300"}`} />
+            {connected ? "live" : "reconnecting…"}
+          </span>
           <div className="w-44">
             <div className="flex justify-between">
               <span>Labels</span>
