@@ -91,7 +91,7 @@ export function ClusteringRanking({
   const rows = orderedRows(ranked, clusterings, scores);
   const { digits } = LABEL_FREE_MEASURES.find((m) => m.key === measure)!;
   const labelFreeCell = (name: string, which: "paired" | "ace") => {
-    if (labelFree.state === "computing") return <span className="animate-pulse text-slate-500">…</span>;
+    if (labelFree.state === "computing") return <span className="text-slate-500">…</span>;
     if (labelFree.state !== "ready") return <span className="text-slate-500">—</span>;
     return formatScore(measureValue(measure, scores.get(name)?.[which] ?? null), digits);
   };

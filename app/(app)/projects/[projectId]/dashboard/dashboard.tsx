@@ -164,7 +164,7 @@ export function Dashboard({ project }: { project: DashboardProject }) {
                 {measureInfo.lowerIsBetter ? "↓ lower is better" : "↑ higher is better"}
               </span>
               {labelFree.state === "computing" && (
-                <span className="animate-pulse text-indigo-700" data-testid="label-free-status">
+                <span className="text-indigo-700" data-testid="label-free-status">
                   computing…
                 </span>
               )}
