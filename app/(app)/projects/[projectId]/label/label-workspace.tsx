@@ -38,7 +38,9 @@ export interface WorkspaceProject {
 // A key press within this time of a new item is taken for a double press, not an answer to it:
 // nobody judges an item in 150 ms, so a bouncing key or a double tap never labels an unseen item.
 const ARM_MS = 150;
-const ITEM_SIZE = { clusterwise: 448, pairwise: 384 };
+// The item's side: its full size where the window is tall enough, else what leaves the answers in
+// view at 1280 x 720 (`chrome`: the height of everything else), never below 240 px (200% zoom).
+const ITEM_SIZE = { clusterwise: { full: 448, chrome: 272 }, pairwise: { full: 384, chrome: 380 } };
 const TEXT_WIDTH = 600; // about 60 characters of 18 px text: a comfortable line to read
 
 /** "1–9", "0", "A–F" for the key list, from the keys the classes got. */
@@ -200,7 +202,7 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
       : current?.overflow
         ? "This item is overflow"
         : "";
-  const size = ITEM_SIZE[project.mode];
+  const size = `clamp(240px, calc(100vh - ${ITEM_SIZE[project.mode].chrome}px), ${ITEM_SIZE[project.mode].full}px)`;
   const lastLine = (
     <p data-testid="last-answer" className="h-5 truncate text-xs text-slate-500">
       {lastAnswer && session.canUndo ? (
@@ -211,7 +213,7 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
     </p>
   );
   const notice = session.state !== "ok" && (
-    <QueueNotice state={session.state} message={session.message} width={pairwise ? size * 2 + 64 : project.itemKind === "text" ? TEXT_WIDTH : size} height={size + 32} />
+    <QueueNotice state={session.state} message={session.message} width={pairwise ? `calc(2 * ${size} + 4rem)` : project.itemKind === "text" ? TEXT_WIDTH : size} height={`calc(${size} + 2rem)`} />
   );
 
   return (
