@@ -15,7 +15,7 @@ const N = 120;
 const truth = demoTruth(N);
 const annotator = { email: `a11y-annotator-${Date.now()}@example.org`, password: "annotator-pass" };
 const ids = { clusterwise: "", pairwise: "" };
-// E2E_SCREENSHOTS=/some/dir saves the label page at 1280 x 720 and at 200% zoom for a reviewer.
+// E2E_SCREENSHOTS=/some/dir saves the label page at 1280 x 720 and at 200% zoom, and the dashboard, for a reviewer.
 const shots = process.env.E2E_SCREENSHOTS;
 
 async function importProject(page: Page, name: string, mode: "clusterwise" | "pairwise") {
@@ -128,6 +128,7 @@ test("the dashboard's tabs, select boxes and export menu work by keyboard alone"
   await expect(page.getByRole("tab", { name: "AMI" })).toBeFocused();
   await expect(page.getByRole("tab", { name: "AMI" })).toHaveAttribute("aria-selected", "true");
   await expect(ranking.getByRole("heading")).toContainText("Ranking by AMI");
+  if (shots) await page.screenshot({ path: `${shots}/dashboard-keyboard.png` });
   await page.keyboard.press("End");
   await expect(page.getByRole("tab", { name: "FMI" })).toBeFocused();
   await expect(ranking.getByRole("heading")).toContainText("Ranking by FMI");
