@@ -68,7 +68,7 @@ export function ConvergenceChart({
             domain={["dataMin", "dataMax"]}
             tick={{ fontSize: 11, fill: "#64748b" }}
             tickLine={false}
-            label={{ value: "labels", position: "insideBottomRight", offset: -2, fontSize: 11, fill: "#94a3b8" }}
+            label={{ value: "labels", position: "insideBottomRight", offset: -2, fontSize: 11, fill: "#64748b" }}
             allowDecimals={false}
           />
           <YAxis domain={domain} ticks={ticks} tick={{ fontSize: 11, fill: "#64748b" }} tickLine={false} width={44} tickFormatter={(v: number) => v.toFixed(2)} />
