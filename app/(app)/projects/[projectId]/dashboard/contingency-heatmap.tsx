@@ -104,11 +104,11 @@ export function ContingencyHeatmap({ projectId, clustering, version }: { project
                             type="button"
                             aria-pressed={chosen}
                             onClick={() => setSelected(chosen ? null : { clustering, c, k })}
-                            title={`${view.classes[c]} in cluster ${k}: ${v} (${Math.round(share * 100)}% of the class). Show its items.`}
+                            // the description says in words what the box and the shade show
+                            title={`${view.classes[c]} in cluster ${k}: ${v} (${Math.round(share * 100)}% of the class${boxed ? ", its largest cell" : ""}). Show its items.`}
                             className="h-full w-full cursor-pointer rounded-sm hover:ring-2 hover:ring-amber-300"
                           >
                             {v}
-                            {boxed && <span className="sr-only"> (largest cell of the class)</span>}
                           </button>
                         ) : null}
                       </td>
