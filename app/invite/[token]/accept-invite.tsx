@@ -84,7 +84,7 @@ export function AcceptInvite({ token, email, signedInAs }: { token: string; emai
       </button>
       <p className="text-center text-xs text-slate-500">
         Have an account?{" "}
-        <Link href={`/signin?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`} className="font-medium text-indigo-600 hover:text-indigo-500">
+        <Link href={`/signin?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`} className="font-medium text-indigo-600 underline hover:text-indigo-500">
           Sign in first
         </Link>
       </p>

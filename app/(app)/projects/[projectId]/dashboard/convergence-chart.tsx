@@ -1,7 +1,8 @@
 "use client";
 
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatMetric, type MetricKey, type RoundRow, type TrueMetrics } from "./dashboard-types";
+import { formatMetric, METRICS, type MetricKey, type RoundRow, type TrueMetrics } from "./dashboard-types";
+import { SeriesGlyph, SeriesMarker, type SeriesStyle } from "./series-style";
 
 interface Point {
   nLabels: number;
@@ -13,20 +14,21 @@ interface Point {
 
 /**
  * The chosen metric's estimate against the number of labels: a line per clustering with its 90%
- * interval as a band, a dot per round, and the true value dashed where reference labels exist.
+ * interval as a band, a marker per round (each clustering its own shape), and the true value
+ * dashed where reference labels exist. A table of the same numbers is its text alternative.
  */
 export function ConvergenceChart({
   rounds,
   metric,
   clusterings,
-  colors,
+  styles,
   selected,
   trueMetrics,
 }: {
   rounds: RoundRow[];
   metric: MetricKey;
   clusterings: string[];
-  colors: Record<string, string>;
+  styles: Record<string, SeriesStyle>;
   selected: string | null;
   trueMetrics: TrueMetrics | null;
 }) {
@@ -56,57 +58,104 @@ export function ConvergenceChart({
   const dim = (c: string) => selected !== null && c !== selected;
 
   return (
-    <ResponsiveContainer width="100%" height="100%">
-      <ComposedChart data={points} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
-        <CartesianGrid stroke="#e2e8f0" strokeDasharray="2 4" />
-        <XAxis
-          dataKey="nLabels"
-          type="number"
-          domain={["dataMin", "dataMax"]}
-          tick={{ fontSize: 11, fill: "#64748b" }}
-          tickLine={false}
-          label={{ value: "labels", position: "insideBottomRight", offset: -2, fontSize: 11, fill: "#94a3b8" }}
-          allowDecimals={false}
-        />
-        <YAxis domain={domain} ticks={ticks} tick={{ fontSize: 11, fill: "#64748b" }} tickLine={false} width={44} tickFormatter={(v: number) => v.toFixed(2)} />
-        <Tooltip content={<RoundTooltip clusterings={clusterings} colors={colors} />} />
-        {clusterings.map((c) => (
-          <Area
-            key={`${c}-band`}
-            dataKey={`${c}__band`}
-            stroke="none"
-            fill={colors[c]}
-            fillOpacity={dim(c) ? 0.04 : 0.14}
-            isAnimationActive={false}
-            connectNulls
-            activeDot={false}
+    <>
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart data={points} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
+          <CartesianGrid stroke="#e2e8f0" strokeDasharray="2 4" />
+          <XAxis
+            dataKey="nLabels"
+            type="number"
+            domain={["dataMin", "dataMax"]}
+            tick={{ fontSize: 11, fill: "#64748b" }}
+            tickLine={false}
+            label={{ value: "labels", position: "insideBottomRight", offset: -2, fontSize: 11, fill: "#64748b" }}
+            allowDecimals={false}
           />
-        ))}
-        {clusterings.map((c) =>
-          trueMetrics?.[c]?.[metric] !== undefined ? (
-            <ReferenceLine key={`${c}-true`} y={trueMetrics[c][metric]} stroke={colors[c]} strokeDasharray="5 4" strokeOpacity={dim(c) ? 0.25 : 0.8} ifOverflow="extendDomain" />
-          ) : null,
-        )}
-        {clusterings.map((c) => (
-          <Line
-            key={c}
-            dataKey={c}
-            name={c}
-            stroke={colors[c]}
-            strokeWidth={c === selected ? 2.5 : 1.5}
-            strokeOpacity={dim(c) ? 0.35 : 1}
-            dot={{ r: c === selected ? 3.5 : 2.5, fill: colors[c], strokeWidth: 0 }}
-            activeDot={{ r: 5 }}
-            isAnimationActive={false}
-            connectNulls
-          />
-        ))}
-      </ComposedChart>
-    </ResponsiveContainer>
+          <YAxis domain={domain} ticks={ticks} tick={{ fontSize: 11, fill: "#64748b" }} tickLine={false} width={44} tickFormatter={(v: number) => v.toFixed(2)} />
+          <Tooltip content={<RoundTooltip clusterings={clusterings} styles={styles} />} />
+          {clusterings.map((c) => (
+            <Area
+              key={`${c}-band`}
+              dataKey={`${c}__band`}
+              stroke="none"
+              fill={styles[c].color}
+              fillOpacity={dim(c) ? 0.04 : 0.14}
+              isAnimationActive={false}
+              connectNulls
+              activeDot={false}
+            />
+          ))}
+          {clusterings.map((c) =>
+            trueMetrics?.[c]?.[metric] !== undefined ? (
+              <ReferenceLine key={`${c}-true`} y={trueMetrics[c][metric]} stroke={styles[c].color} strokeDasharray="5 4" strokeOpacity={dim(c) ? 0.25 : 0.8} ifOverflow="extendDomain" />
+            ) : null,
+          )}
+          {clusterings.map((c) => (
+            <Line
+              key={c}
+              dataKey={c}
+              name={c}
+              stroke={styles[c].color}
+              strokeWidth={c === selected ? 2.5 : 1.5}
+              strokeOpacity={dim(c) ? 0.35 : 1}
+              dot={(p: { cx?: number; cy?: number; index: number }) => (
+                <SeriesMarker key={p.index} style={styles[c]} cx={p.cx ?? 0} cy={p.cy ?? 0} r={c === selected ? 4.5 : 3.5} opacity={p.cy === undefined || p.cy === null ? 0 : dim(c) ? 0.35 : 1} />
+              )}
+              activeDot={(p: { cx?: number; cy?: number }) => <SeriesMarker style={styles[c]} cx={p.cx ?? 0} cy={p.cy ?? 0} r={6} />}
+              isAnimationActive={false}
+              connectNulls
+            />
+          ))}
+        </ComposedChart>
+      </ResponsiveContainer>
+      <EstimatesTable points={points} metric={metric} clusterings={clusterings} trueMetrics={trueMetrics} />
+    </>
   );
 }
 
-function RoundTooltip({ active, payload, clusterings, colors }: { active?: boolean; payload?: readonly { payload: Point }[]; clusterings: string[]; colors: Record<string, string> }) {
+/** The chart's numbers for a screen reader: a row per round, a column per clustering. */
+function EstimatesTable({ points, metric, clusterings, trueMetrics }: { points: Point[]; metric: MetricKey; clusterings: string[]; trueMetrics: TrueMetrics | null }) {
+  const label = METRICS.find((m) => m.key === metric)!.label;
+  const cell = (p: Point, c: string) => {
+    const band = p[`${c}__band`] as [number, number] | undefined;
+    return typeof p[c] === "number" ? `${formatMetric(p[c] as number)}${band ? ` (90% interval ${formatMetric(band[0])} to ${formatMetric(band[1])})` : ""}` : "—";
+  };
+  return (
+    <table className="sr-only">
+      <caption>{label} estimate of each clustering by round</caption>
+      <thead>
+        <tr>
+          <th scope="col">Labels</th>
+          {clusterings.map((c) => (
+            <th key={c} scope="col">
+              {c}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {points.map((p) => (
+          <tr key={p.round}>
+            <th scope="row">{p.nLabels}</th>
+            {clusterings.map((c) => (
+              <td key={c}>{cell(p, c)}</td>
+            ))}
+          </tr>
+        ))}
+        {trueMetrics && (
+          <tr>
+            <th scope="row">true value</th>
+            {clusterings.map((c) => (
+              <td key={c}>{formatMetric(trueMetrics[c]?.[metric])}</td>
+            ))}
+          </tr>
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+function RoundTooltip({ active, payload, clusterings, styles }: { active?: boolean; payload?: readonly { payload: Point }[]; clusterings: string[]; styles: Record<string, SeriesStyle> }) {
   if (!active || !payload?.length) return null;
   const p = payload[0].payload;
   const rows = clusterings.filter((c) => typeof p[c] === "number").sort((a, b) => (p[b] as number) - (p[a] as number));
@@ -122,7 +171,7 @@ function RoundTooltip({ active, payload, clusterings, colors }: { active?: boole
             return (
               <tr key={c}>
                 <td className="pr-2">
-                  <span className="mr-1.5 inline-block h-2 w-2 rounded-full" style={{ background: colors[c] }} />
+                  <SeriesGlyph style={styles[c]} />
                   <span className="font-mono">{c}</span>
                 </td>
                 <td className="pr-2 text-right font-medium">{formatMetric(p[c] as number)}</td>

@@ -81,7 +81,4 @@ export interface StopStatus {
 export type StopRule = Record<string, Record<string, StopStatus>>;
 export type TrueMetrics = Record<string, Record<string, number>>;
 
-/** One colour per clustering, in ranking order of the project's clusterings (stable across metrics). */
-export const CLUSTERING_COLORS = ["#4f46e5", "#059669", "#d97706", "#e11d48", "#0284c7", "#7c3aed", "#0d9488", "#ea580c", "#65a30d", "#db2777"];
-
 export const formatMetric = (v: number | null | undefined, digits = 3) => (v === null || v === undefined || Number.isNaN(v) ? "—" : v.toFixed(digits));
