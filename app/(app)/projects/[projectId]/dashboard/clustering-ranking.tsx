@@ -1,9 +1,11 @@
 "use client";
 
 import { estimatorSummary } from "@/lib/cereal/method/estimator-summaries";
-import { formatMetric, type MetricKey, type RoundRow, type StopRule, type TrueMetrics } from "./dashboard-types";
-import { SeriesGlyph, type SeriesStyle } from "./series-style";
-import { formatScore, LABEL_FREE_MEASURES, measureValue, type LabelFreeMeasure, type LabelFreeScore, type LabelFreeView } from "./use-label-free";
+import type { ClusteringRanking as RankingView } from "@/lib/server/evaluation/ranking";
+import { formatMetric } from "@/app/components/metrics";
+import type { StopRule, TrueMetrics } from "./dashboard-types";
+import { SeriesGlyph, type SeriesStyle } from "../../../../components/series-style";
+import { formatScore, LABEL_FREE_MEASURES, measureValue, type LabelFreeMeasure, type LabelFreeView } from "./use-label-free";
 
 interface Ranked {
   name: string;
@@ -15,37 +17,6 @@ interface Ranked {
   change: number | null;
 }
 
-/** The latest round's estimates of the chosen metric, best first, with what the stop rule says of each. */
-export function rankClusterings(rounds: RoundRow[], metric: MetricKey, clusterings: { name: string; k: number }[]): { ranked: Ranked[]; round: RoundRow | null } {
-  const done = rounds.filter((r) => r.status === "done" && r.estimates?.length);
-  const last = done.at(-1) ?? null;
-  const prev = done.at(-2) ?? null;
-  if (!last) return { ranked: [], round: null };
-  const ranked = clusterings.flatMap((c) => {
-    const e = last.estimates!.find((x) => x.clustering === c.name && x.metric === metric);
-    if (!e) return [];
-    const before = prev?.estimates?.find((x) => x.clustering === c.name && x.metric === metric);
-    return [{ name: c.name, k: c.k, value: e.value, lo: e.lo, hi: e.hi, pBest: e.pBest, change: before ? e.value - before.value : null }];
-  });
-  return { ranked: ranked.sort((a, b) => b.value - a.value), round: last };
-}
-
-/**
- * The rows in ranking order: by the estimate when the latest round has one, then the clusterings
- * it does not cover yet (none before the first round; a new candidate until the next) by ACE, so
- * before any label the label-free ranking is the ranking.
- */
-function orderedRows(ranked: Ranked[], clusterings: { name: string; k: number }[], scores: ReadonlyMap<string, LabelFreeScore>) {
-  const estimated = new Set(ranked.map((r) => r.name));
-  const ace = (name: string) => scores.get(name)?.ace ?? -Infinity;
-  const rest = clusterings
-    .filter((c) => !estimated.has(c.name))
-    .sort((a, b) => ace(b.name) - ace(a.name) || a.name.localeCompare(b.name))
-    .map((c): Ranked => ({ name: c.name, k: c.k, value: NaN, lo: null, hi: null, pBest: null, change: null }));
-  return [...ranked, ...rest];
-}
-
-/** Far projections only say "far": a power law fitted to two or three rounds is not worth more digits. */
 /** one clickable clustering row of either ranking table */
 function RankingRow({ name, selected, onSelect, children }: { name: string; selected: boolean; onSelect: (name: string) => void; children: React.ReactNode }) {
   return (
@@ -60,12 +31,11 @@ function RankingRow({ name, selected, onSelect, children }: { name: string; sele
   );
 }
 
+/** Far projections only say "far": a power law fitted to two or three rounds is not worth more digits. */
 const labelsNeeded = (n: number) => (n > 100_000 ? "> 100k labels" : `+${n.toLocaleString("en")} labels`);
 
 export function ClusteringRanking({
-  rounds,
-  metric,
-  clusterings,
+  ranking,
   stopRule,
   trueMetrics,
   styles,
@@ -74,9 +44,8 @@ export function ClusteringRanking({
   labelFree,
   measure,
 }: {
-  rounds: RoundRow[];
-  metric: MetricKey;
-  clusterings: { name: string; k: number }[];
+  /** the ranking as the server computed it (GET /ranking) */
+  ranking: RankingView;
   stopRule: StopRule;
   trueMetrics: TrueMetrics | null;
   styles: Record<string, SeriesStyle>;
@@ -85,10 +54,12 @@ export function ClusteringRanking({
   labelFree: LabelFreeView;
   measure: LabelFreeMeasure;
 }) {
-  const { ranked, round } = rankClusterings(rounds, metric, clusterings);
+  const { metric, round } = ranking;
   const summary = round?.estimator ? estimatorSummary(round.estimator) : null;
-  const scores = new Map(labelFree.state === "ready" ? labelFree.clusterings.map((c) => [c.name, c]) : []);
-  const rows = orderedRows(ranked, clusterings, scores);
+  const scores = new Map(ranking.rows.map((r) => [r.name, r.labelFree]));
+  // estimated rows first (best first), then the clusterings the latest round does not cover, by ACE (the server's order)
+  const rows: Ranked[] = ranking.rows.map((r) => ({ name: r.name, k: r.k, value: r.estimate?.value ?? NaN, lo: r.estimate?.lo ?? null, hi: r.estimate?.hi ?? null, pBest: r.estimate?.pBest ?? null, change: r.estimate?.change ?? null }));
+  const ranked = rows.filter((r) => !Number.isNaN(r.value));
   const { digits } = LABEL_FREE_MEASURES.find((m) => m.key === measure)!;
   const labelFreeCell = (name: string, which: "paired" | "ace") => {
     if (labelFree.state === "computing") return <span className="text-slate-500">…</span>;

@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { CellItems } from "./cell-items";
-import { formatMetric } from "./dashboard-types";
+import { formatMetric } from "@/app/components/metrics";
 import { heatmapShade } from "./heatmap-shade";
 
 interface ContingencyView {

@@ -5,18 +5,19 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { apiJson } from "@/app/components/api";
 import { CandidateClusteringForm } from "./candidate-clustering-form";
-import { ClusteringRanking, rankClusterings } from "./clustering-ranking";
+import { ClusteringRanking } from "./clustering-ranking";
 import { ContingencyHeatmap } from "./contingency-heatmap";
-import { ConvergenceChart } from "./convergence-chart";
-import { METRICS, type DashboardProject, type MetricKey, type TrueMetrics } from "./dashboard-types";
+import { ConvergenceChart } from "../../../../components/convergence-chart";
+import { METRICS, type MetricKey } from "@/app/components/metrics";
+import type { DashboardProject, TrueMetrics } from "./dashboard-types";
 import { ExportMenu } from "./export-menu";
 import { LabelsPanel } from "./labels-panel";
-import { rankAgreement } from "./rank-agreement";
 import { RoundsPanel } from "./rounds-panel";
 import { LABEL_FREE_MEASURES, useLabelFree, type LabelFreeMeasure } from "./use-label-free";
-import { seriesStyles } from "./series-style";
+import { seriesStyles } from "../../../../components/series-style";
 import { useLiveProject } from "./use-live-project";
-import { MetricTabs } from "./metric-tabs";
+import { useRanking } from "./use-ranking";
+import { MetricTabs } from "../../../../components/metric-tabs";
 
 export function Dashboard({ project }: { project: DashboardProject }) {
   const { snapshot, rounds, stopRule, connected, stepsPerSecond, refreshRounds } = useLiveProject(project.id);
@@ -40,12 +41,10 @@ export function Dashboard({ project }: { project: DashboardProject }) {
   const names = project.clusterings.map((c) => c.name);
   const styles = useMemo(() => seriesStyles(project.clusterings.map((c) => c.name)), [project.clusterings]);
   const labelFree = useLabelFree(project.id, measure, names.join(","));
-  const ranking = rounds ? rankClusterings(rounds, metric, project.clusterings) : null;
-  const best = ranking?.ranked[0]?.name;
-  const agreement =
-    ranking && labelFree.state === "ready"
-      ? rankAgreement(new Map(ranking.ranked.map((r) => [r.name, r.value])), new Map(labelFree.clusterings.map((c) => [c.name, c.ace])))
-      : null;
+  // refetched when the round history (a round finished), the metric, the measure or the label-free state changes
+  const ranking = useRanking(project.id, metric, measure, rounds, `${labelFree.state}|${names.join(",")}`);
+  const best = ranking?.round ? ranking.rows[0]?.name : undefined;
+  const agreement = ranking?.agreement ?? null;
   const measureInfo = LABEL_FREE_MEASURES.find((m) => m.key === measure)!;
   const metricLabel = METRICS.find((m) => m.key === metric)!.label;
   const focus = selected ?? best ?? names[0] ?? null;
@@ -184,11 +183,9 @@ export function Dashboard({ project }: { project: DashboardProject }) {
               )}
             </div>
           </div>
-          {rounds && (
+          {ranking && (
             <ClusteringRanking
-              rounds={rounds}
-              metric={metric}
-              clusterings={project.clusterings}
+              ranking={ranking}
               stopRule={stopRule}
               trueMetrics={trueMetrics}
               styles={styles}

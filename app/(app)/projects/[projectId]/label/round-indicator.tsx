@@ -6,7 +6,7 @@ import { roundText } from "./workspace-announcements";
  * overflow tasks. The slot keeps its width when empty, so the header does not jump.
  */
 export function RoundIndicator({ round }: { round: ProjectSnapshot["round"] }) {
-  const progress = (round?.progress ?? null) as { phase?: string; step?: number; total?: number } | null;
+  const progress = round?.progress ?? null;
   const share = progress?.step !== undefined && progress.total ? progress.step / progress.total : null;
   const text = roundText(round) + (round?.status === "running" && progress?.phase === "training" && share !== null ? ` · ${progress.step}/${progress.total}` : "");
   // not a live region: the steps change every second; the workspace announces the phases

@@ -19,7 +19,7 @@ export function saveAnnouncement(unsaved: number, retrying: boolean): string | n
 
 export function roundText(round: ProjectSnapshot["round"]): string {
   if (!round) return "";
-  const progress = (round.progress ?? null) as { phase?: string } | null;
+  const progress = round.progress;
   if (round.status === "queued") return `Round ${round.index} queued`;
   if (round.status === "failed") return `Round ${round.index} failed; the owner can retry it`;
   if (progress?.phase === "training") return `Round ${round.index} training`;

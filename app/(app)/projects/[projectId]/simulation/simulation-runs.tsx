@@ -3,10 +3,10 @@
 import { useCallback, useEffect, useState } from "react";
 import { apiJson } from "@/app/components/api";
 import { estimatorSummary } from "@/lib/cereal/method/estimator-summaries";
-import { ConvergenceChart } from "../dashboard/convergence-chart";
-import { formatMetric, METRICS, type MetricKey, type RoundRow } from "../dashboard/dashboard-types";
-import { MetricTabs } from "../dashboard/metric-tabs";
-import { SeriesGlyph, seriesStyles, type SeriesStyle } from "../dashboard/series-style";
+import { ConvergenceChart, type ChartRound } from "@/app/components/convergence-chart";
+import { formatMetric, METRICS, type MetricKey } from "@/app/components/metrics";
+import { MetricTabs } from "../../../../components/metric-tabs";
+import { SeriesGlyph, seriesStyles, type SeriesStyle } from "../../../../components/series-style";
 
 type Values = Record<MetricKey, number>;
 interface Run {
@@ -38,21 +38,14 @@ interface SimRound {
   roundSeconds: number | null;
 }
 
-/** The simulator's rounds in the dashboard's round shape, so the same chart draws both. */
-function asRoundRows(rounds: SimRound[]): RoundRow[] {
+/** The simulator's rounds in the chart's round shape, so the same chart draws a project's and a simulation's. */
+function asChartRounds(rounds: SimRound[]): ChartRound[] {
   return rounds.map((r) => ({
     index: r.round,
     status: "done",
     nLabels: r.nLabels,
-    backend: null,
     maskRate: r.maskRate,
-    trainSeconds: null,
     roundSeconds: r.roundSeconds,
-    writeSeconds: null,
-    error: null,
-    createdAt: "",
-    finishedAt: null,
-    job: null,
     estimates: Object.entries(r.estimate).flatMap(([clustering, values]) =>
       METRICS.map((m) => ({ clustering, metric: m.key, value: values[m.key], lo: r.interval?.[clustering]?.[m.key]?.[0] ?? null, hi: r.interval?.[clustering]?.[m.key]?.[1] ?? null, pBest: r.pBest?.[m.key]?.[clustering] ?? null })),
     ),
@@ -237,7 +230,7 @@ export function SimulationRuns({
             <div className="space-y-3">
               <MetricTabs metric={metric} onChange={setMetric} controls="simulation-curves" />
               <div id="simulation-curves" className="h-64">
-                <ConvergenceChart rounds={asRoundRows(rounds)} metric={metric} clusterings={clusterings} styles={styles} selected={null} trueMetrics={rounds[0].true} />
+                <ConvergenceChart rounds={asChartRounds(rounds)} metric={metric} clusterings={clusterings} styles={styles} selected={null} trueMetrics={rounds[0].true} />
               </div>
               <AecTable summary={current.summary} clusterings={clusterings} styles={styles} />
             </div>

@@ -1,8 +1,21 @@
 "use client";
 
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatMetric, METRICS, type MetricKey, type RoundRow, type TrueMetrics } from "./dashboard-types";
+import type { MetricValues } from "@/lib/metrics";
+import { formatMetric, METRICS, type MetricKey } from "./metrics";
 import { SeriesGlyph, SeriesMarker, type SeriesStyle } from "./series-style";
+
+/** What the chart reads of a round: a project's (the rounds API) or a simulation's, in one shape. */
+export interface ChartRound {
+  readonly index: number;
+  readonly status: string;
+  readonly nLabels: number;
+  readonly maskRate: number | null;
+  readonly roundSeconds: number | null;
+  readonly estimates: readonly { clustering: string; metric: string; value: number; lo: number | null; hi: number | null }[] | null;
+}
+/** Each clustering's true value of every metric, from the reference labels. */
+export type TrueValues = Readonly<Record<string, MetricValues>>;
 
 interface Point {
   nLabels: number;
@@ -25,12 +38,12 @@ export function ConvergenceChart({
   selected,
   trueMetrics,
 }: {
-  rounds: RoundRow[];
+  rounds: readonly ChartRound[];
   metric: MetricKey;
   clusterings: string[];
   styles: Record<string, SeriesStyle>;
   selected: string | null;
-  trueMetrics: TrueMetrics | null;
+  trueMetrics: TrueValues | null;
 }) {
   const points: Point[] = rounds
     .filter((r) => r.status === "done" && r.estimates?.length)
@@ -114,7 +127,7 @@ export function ConvergenceChart({
 }
 
 /** The chart's numbers for a screen reader: a row per round, a column per clustering. */
-function EstimatesTable({ points, metric, clusterings, trueMetrics }: { points: Point[]; metric: MetricKey; clusterings: string[]; trueMetrics: TrueMetrics | null }) {
+function EstimatesTable({ points, metric, clusterings, trueMetrics }: { points: Point[]; metric: MetricKey; clusterings: string[]; trueMetrics: TrueValues | null }) {
   const label = METRICS.find((m) => m.key === metric)!.label;
   const cell = (p: Point, c: string) => {
     const band = p[`${c}__band`] as [number, number] | undefined;

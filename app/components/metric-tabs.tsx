@@ -1,6 +1,6 @@
 "use client";
 
-import { METRICS, type MetricKey } from "./dashboard-types";
+import { METRICS, type MetricKey } from "./metrics";
 
 const STEP: Record<string, (i: number, n: number) => number> = {
   ArrowRight: (i, n) => (i + 1) % n,
