@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { serverConfig } from "../lib/server/config.ts";
-import { migrateDatabase } from "../lib/server/migrate.ts";
+import { upgradeOrExit } from "../lib/server/ops/upgrade.ts";
 import { removeUnfinishedImports } from "../lib/server/imports.ts";
 import { seedIfEmpty } from "../lib/server/seed.ts";
 import { authSecret } from "../lib/server/session.ts";
@@ -14,6 +14,7 @@ import { buildIsStale, NEXT_BIN } from "./build-state.ts";
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
 const dev = process.argv.includes("--dev");
+if (dev) process.env.CEREAL_LOG_FORMAT ??= "pretty";
 const root = process.cwd();
 const config = serverConfig();
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -27,8 +28,8 @@ if (!dev && buildIsStale()) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const { applied } = migrateDatabase(config.databasePath);
-if (applied.length) console.log(`[start] applied migrations: ${applied.join(", ")}`);
+// keeps a copy before pending migrations; a failed one exits here, the database as it was
+upgradeOrExit(config.databasePath, (line) => console.log(`[start] ${line}`));
 const discarded = await removeUnfinishedImports();
 if (discarded) console.log(`[start] removed ${discarded} project(s) whose import did not finish`);
 const seed = await seedIfEmpty(config);

@@ -1,5 +1,6 @@
 import { ZodError, type ZodType } from "zod";
 import { AppError, badRequest, forbidden, unauthenticated } from "./errors";
+import { noteRequestUser, observed } from "./ops/request-log";
 import { requireProjectRole } from "./project-access";
 import { userFromRequest, type SessionUser } from "./session";
 
@@ -32,6 +33,7 @@ export function route<P extends Params>(access: Access, fn: (ctx: AuthedContext<
   const handler = async (request: Request, context: NextContext) => {
     try {
       const user = await userFromRequest(request);
+      noteRequestUser(request, user);
       if (access !== "public") {
         if (!user) throw unauthenticated();
         if (access === "admin" && user.role !== "ADMIN") throw forbidden("Only an administrator can do this.");
@@ -47,7 +49,8 @@ export function route<P extends Params>(access: Access, fn: (ctx: AuthedContext<
       return errorResponse(error);
     }
   };
-  return Object.assign(handler, { [WRAPPED]: access });
+  // every request leaves one log line and one latency observation (lib/server/ops/request-log.ts)
+  return Object.assign(observed(handler), { [WRAPPED]: access });
 }
 
 /** Parses a JSON body with one schema per operation; bad JSON or a failed check is a 400. */
