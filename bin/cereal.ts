@@ -5,6 +5,7 @@
  *             appends one JSON line per finished run; prints a markdown AEC table
  *   import, add-clustering   a bundle into a new project, a clustering into a project (bin/project-commands.ts)
  *   ace, cluster   label-free evaluation across embedding spaces, candidate clusterings (bin/label-free-commands.ts)
+ *   backup, restore   the data folder as one archive and back (bin/ops-commands.ts)
  * It only composes lib/data (the bundle), lib/cereal (the loop) and models/ (the TF.js surrogate).
  */
 import { spawn } from "node:child_process";
@@ -30,6 +31,7 @@ import type { SurrogateFactory } from "@/lib/cereal/surrogate";
 import { loadBundle } from "@/lib/data/bundle";
 import { CommandError, PROJECT_USAGE, runAddClustering, runImport } from "./project-commands";
 import { LABEL_FREE_USAGE, runAce, runCluster } from "./label-free-commands";
+import { OPS_USAGE, runBackup, runRestore } from "./ops-commands";
 import { parseCompare, runEstimatorsTable, withRecommended } from "./estimator-commands";
 import { readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
 
@@ -52,7 +54,8 @@ const USAGE = `usage:
                   [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
                   [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach]
 ${PROJECT_USAGE}
-${LABEL_FREE_USAGE}`;
+${LABEL_FREE_USAGE}
+${OPS_USAGE}`;
 
 // ---------- shared option parsing ----------
 
@@ -377,6 +380,8 @@ async function main(argv: string[]): Promise<void> {
   if (command === "add-clustering") return void (await runAddClustering(rest));
   if (command === "ace") return runAce(rest);
   if (command === "cluster") return runCluster(rest);
+  if (command === "backup") return void (await runBackup(rest));
+  if (command === "restore") return void (await runRestore(rest));
   if (command === undefined || command === "help" || command === "--help") {
     process.stdout.write(USAGE + "\n");
     return;

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { APPLIED_MIGRATIONS_SQL, listMigrations, migrateDatabase, MIGRATIONS_DIR } from "../migrate";
+import { copyDatabase } from "./database-copy";
 
 /**
  * A safe upgrade of the SQLite database at start: when migrations are pending, a copy of the
@@ -57,17 +58,12 @@ export function upgradeDatabase(databasePath: string, options: { dir?: string; k
   }
 }
 
-/** A consistent copy by VACUUM INTO beside the database; older copies beyond `keep` are removed. */
+/** A consistent copy beside the database; older copies beyond `keep` are removed. */
 function keepCopy(databasePath: string, keep: number, now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
   let copy = `${databasePath}${COPY_TAG}${stamp}`;
   for (let n = 2; fs.existsSync(copy); n++) copy = `${databasePath}${COPY_TAG}${stamp}-${n}`;
-  const db = new Database(databasePath, { readonly: true, fileMustExist: true });
-  try {
-    db.prepare("VACUUM INTO ?").run(copy);
-  } finally {
-    db.close();
-  }
+  copyDatabase(databasePath, copy);
   const dir = path.dirname(databasePath);
   const prefix = path.basename(databasePath) + COPY_TAG;
   const copies = fs.readdirSync(dir).filter((name) => name.startsWith(prefix)).sort();
