@@ -72,9 +72,9 @@ function keepCopy(databasePath: string, keep: number, now: Date): string {
 }
 
 /** For `npm start` and `npm run db:migrate`: upgrade, say where the copy is, or print how to roll back and exit. */
-export function upgradeOrExit(databasePath: string, print: (line: string) => void, exit: (code: number) => never = process.exit): UpgradeResult {
+export function upgradeOrExit(databasePath: string, print: (line: string) => void, exit: (code: number) => never = process.exit, dir = MIGRATIONS_DIR): UpgradeResult {
   try {
-    const result = upgradeDatabase(databasePath);
+    const result = upgradeDatabase(databasePath, { dir });
     if (result.copy) print(`kept a copy of the database before migrating: ${result.copy}`);
     if (result.applied.length) print(`applied migrations: ${result.applied.join(", ")}`);
     return result;
