@@ -9,19 +9,19 @@ import { backupDataFolder } from "@/lib/server/ops/backup";
 import { restoreDataFolder } from "@/lib/server/ops/restore";
 import { CommandError } from "./project-commands";
 
-export const OPS_USAGE = `  cereal backup   --out FILE.tar.gz          (while the app runs: database + project folders + manifest)
-  cereal restore  FILE.tar.gz [--force]      (into the empty data folder CEREAL_DATA_DIR; checks checksums, migrates up)`;
+export const OPS_USAGE = `  cereal backup   --out FILE.tar[.gz]        (while the app runs: database + project folders + manifest; gzip by the name)
+  cereal restore  FILE.tar[.gz] [--force]    (into the empty data folder CEREAL_DATA_DIR; checks checksums, migrates up)`;
 
 const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
 export async function runBackup(argv: string[], print: (line: string) => void = console.log) {
   const { values } = parseArgs({ args: argv, options: { out: { type: "string" } } });
-  if (!values.out) throw new CommandError("backup needs --out FILE.tar.gz");
+  if (!values.out) throw new CommandError("backup needs --out FILE.tar or FILE.tar.gz");
   const started = performance.now();
   const { out, manifest, archiveBytes } = await backupDataFolder(resolve(values.out));
   print(
     `backed up ${serverConfig().dataDir} to ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s: ${manifest.files.length} files, ` +
-      `${megabytes(manifest.totalBytes)} (${megabytes(archiveBytes)} compressed), migration level ${manifest.database.migrations.at(-1) ?? "none"}`,
+      `${megabytes(manifest.totalBytes)} (archive ${megabytes(archiveBytes)}), migration level ${manifest.database.migrations.at(-1) ?? "none"}`,
   );
   return manifest;
 }

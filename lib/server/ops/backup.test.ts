@@ -68,7 +68,7 @@ describe("backup and restore", () => {
     const gate = gatedRound();
     const running = runOneJob("worker-a", { deps: gate.deps });
     await gate.training;
-    const archive = path.join(scratch(), "backup.tar.gz");
+    const archive = path.join(scratch(), "backup.tar");
     const { manifest } = await backupDataFolder(archive);
     expect(await db().round.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 1 } } })).toMatchObject({ status: "running" });
     gate.release();

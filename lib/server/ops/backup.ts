@@ -4,14 +4,14 @@ import * as tar from "tar";
 import { codeVersion } from "../code-version";
 import { serverConfig } from "../config";
 import { projectsRoot } from "../project-data/paths";
-import { BACKUP_FORMAT, DATABASE_FILE, MANIFEST_FILE, PROJECTS_DIR, sha256File, type BackupManifest } from "./backup-manifest";
+import { BACKUP_FORMAT, DATABASE_FILE, MANIFEST_FILE, PROJECTS_DIR, checksumFiles, type BackupManifest } from "./backup-manifest";
 import { copyDatabase } from "./database-copy";
 import { databaseLevel } from "./upgrade";
 
 /**
- * `cereal backup --out FILE`: one .tar.gz of the running app's data: a consistent copy of the
- * database, every project folder, and a manifest (code version, migration level, sizes,
- * SHA-256 of each file). The auth secret and staged uploads stay out.
+ * `cereal backup --out FILE`: one archive (.tar, or .tar.gz by its name) of the running app's
+ * data: a consistent copy of the database, every project folder, and a manifest (code version,
+ * migration level, sizes, SHA-256 of each file). The auth secret and staged uploads stay out.
  */
 export interface BackupResult {
   out: string;
@@ -31,11 +31,7 @@ export async function backupDataFolder(out: string): Promise<BackupResult> {
     await fs.mkdir(path.dirname(path.join(work, DATABASE_FILE)), { recursive: true });
     copyDatabase(databasePath, path.join(work, DATABASE_FILE));
     await snapshotTree(projectsRoot(), path.join(work, PROJECTS_DIR));
-    const files = [];
-    for (const file of await listFiles(work)) {
-      const full = path.join(work, file);
-      files.push({ path: file, size: (await fs.stat(full)).size, sha256: await sha256File(full) });
-    }
+    const files = await checksumFiles(work, await listFiles(work));
     const manifest: BackupManifest = {
       format: BACKUP_FORMAT,
       createdAt: new Date().toISOString(),
@@ -46,7 +42,8 @@ export async function backupDataFolder(out: string): Promise<BackupResult> {
     };
     await fs.writeFile(path.join(work, MANIFEST_FILE), JSON.stringify(manifest, null, 2));
     await fs.mkdir(path.dirname(path.resolve(out)), { recursive: true });
-    await tar.create({ gzip: true, file: out, cwd: work, portable: true }, [MANIFEST_FILE, ...files.map((f) => f.path)]);
+    // gzip only when the name asks for it: embeddings and images barely compress, and zlib is most of a large backup's time
+    await tar.create({ gzip: /\.(tgz|gz)$/.test(out), file: out, cwd: work, portable: true }, [MANIFEST_FILE, ...files.map((f) => f.path)]);
     return { out, manifest, archiveBytes: (await fs.stat(out)).size };
   } finally {
     await fs.rm(work, { recursive: true, force: true });

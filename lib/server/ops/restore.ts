@@ -6,7 +6,7 @@ import { serverConfig } from "../config";
 import { listMigrations, MIGRATIONS_DIR } from "../migrate";
 import { projectsRoot } from "../project-data/paths";
 import { listFiles } from "./backup";
-import { backupManifest, DATABASE_FILE, MANIFEST_FILE, PROJECTS_DIR, sha256File, type BackupManifest } from "./backup-manifest";
+import { backupManifest, DATABASE_FILE, MANIFEST_FILE, PROJECTS_DIR, checksumFiles, type BackupManifest } from "./backup-manifest";
 import { upgradeDatabase } from "./upgrade";
 
 /**
@@ -69,12 +69,12 @@ async function verifyFiles(work: string, manifest: BackupManifest) {
   const extra = found.filter((file) => !listed.has(file));
   if (extra.length) throw new Error(`the archive holds files its manifest does not list: ${extra.slice(0, 3).join(", ")}`);
   if (!listed.has(DATABASE_FILE)) throw new Error(`the archive has no ${DATABASE_FILE}`);
-  for (const file of manifest.files) {
-    const full = path.join(work, file.path);
-    if (!existsSync(full)) throw new Error(`the archive lacks ${file.path}, which its manifest lists`);
-    const size = (await fs.stat(full)).size;
-    if (size !== file.size || (await sha256File(full)) !== file.sha256) throw new Error(`${file.path} does not match its checksum in the manifest: the archive is damaged`);
-  }
+  const present = new Set(found);
+  const missing = manifest.files.find((f) => !present.has(f.path));
+  if (missing) throw new Error(`the archive lacks ${missing.path}, which its manifest lists`);
+  const actual = await checksumFiles(work, manifest.files.map((f) => f.path));
+  const damaged = manifest.files.find((f, i) => f.size !== actual[i].size || f.sha256 !== actual[i].sha256);
+  if (damaged) throw new Error(`${damaged.path} does not match its checksum in the manifest: the archive is damaged`);
 }
 
 /** A rename, or a copy where the destination is on another disk. */
