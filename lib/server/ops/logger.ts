@@ -13,7 +13,7 @@ export function logger(): Logger {
   return holder.cerealLogger;
 }
 
-export function createLogger(destination?: NodeJS.WritableStream, env: NodeJS.ProcessEnv = process.env): Logger {
+export function createLogger(destination?: NodeJS.WritableStream, env: Record<string, string | undefined> = process.env): Logger {
   const options = { level: env.CEREAL_LOG_LEVEL ?? "info", base: { pid: process.pid } };
   // pino-pretty as a stream in this thread: a transport would start a worker thread, which Next's bundle cannot resolve
   if (env.CEREAL_LOG_FORMAT === "pretty") return pino(options, pretty({ colorize: true, destination: destination ?? 1, sync: true }));
