@@ -7,7 +7,8 @@
  */
 import { readNpy } from "@/lib/data/npy";
 import { makeCandidateClustering, CLUSTERING_METHODS } from "@/lib/clustering";
-import { createRandom, nmi } from "@/lib/metrics";
+import { nmi } from "@/lib/metrics";
+import { createRandom } from "@/lib/random";
 
 const maxN = Number(process.argv[2] ?? 20_000);
 const space = await readNpy("data/digits-spaces/spaces/raw.npy");

@@ -90,8 +90,8 @@ async function main() {
   const { migrateDatabase } = await import("@/lib/server/migrate");
   const { serverConfig } = await import("@/lib/server/config");
   const { db } = await import("@/lib/server/db");
-  const { importBundle } = await import("@/lib/server/imports");
-  const { createTestUser, requestAs, routeContext } = await import("@/lib/server/test-requests");
+  const { importBundle } = await import("@/lib/server/imports/imports");
+  const { createTestUser, requestAs, routeContext } = await import("@/lib/server/http/test-requests");
   migrateDatabase(serverConfig().databasePath);
   const owner = await createTestUser("RESEARCHER");
   try {

@@ -18,15 +18,15 @@ const { migrateDatabase } = await import("../lib/server/migrate.ts");
 const { serverConfig } = await import("../lib/server/config.ts");
 migrateDatabase(serverConfig().databasePath);
 const { db } = await import("../lib/server/db.ts");
-const { importBundle } = await import("../lib/server/imports.ts");
-const { nextTasks } = await import("../lib/server/tasks.ts");
-const { submitLabel } = await import("../lib/server/labels.ts");
+const { importBundle } = await import("../lib/server/imports/imports.ts");
+const { nextTasks } = await import("../lib/server/labeling/tasks.ts");
+const { submitLabel } = await import("../lib/server/labeling/labels.ts");
 const { runOneJob } = await import("../lib/server/jobs/worker-loop.ts");
 const { jobResult } = await import("../lib/server/jobs/queue.ts");
 const { roundJob } = await import("../lib/server/rounds/round-job.ts");
-const { createKnnSurrogateFactory } = await import("../lib/cereal/knnSurrogate.ts");
+const { createKnnSurrogateFactory } = await import("../lib/cereal/fakes/knn-surrogate.ts");
 const { readNpy, writeNpy } = await import("../lib/data/npy.ts");
-const { Random } = await import("../lib/cereal/random.ts");
+const { Random } = await import("../lib/random/named-streams.ts");
 
 const user = async (email: string, role: "RESEARCHER" | "ANNOTATOR") =>
   db().user.create({ data: { email, name: email, role, passwordHash: "x" } }).then((u) => ({ id: u.id, email, name: email, role }));

@@ -7,13 +7,13 @@
  *
  * Prints one line per (pairs, configuration): steps, final loss, NMI, ids used, seconds.
  */
-import { pseudoLabel } from "@/lib/cereal/estimators";
-import { drawUniformPairs } from "@/lib/cereal/pair-designs";
-import { defaultNumOutputs } from "@/lib/cereal/pairwise-surrogate";
-import { Random } from "@/lib/cereal/random";
+import { pseudoLabel } from "@/lib/cereal/method/estimators";
+import { drawUniformPairs } from "@/lib/cereal/pairwise/pair-designs";
+import { defaultNumOutputs } from "@/lib/cereal/pairwise/pair-surrogate";
+import { Random } from "@/lib/random/named-streams";
 import { loadBundle } from "@/lib/data/bundle";
 import { contingency, metricsFromTable } from "@/lib/metrics";
-import { MclSurrogate, type PairwiseSurrogateConfig } from "@/models/pairwise-surrogate";
+import { MclSurrogate, type PairwiseSurrogateConfig } from "@/models/mcl-surrogate";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -11,7 +11,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { kMeans } from "@/lib/clustering/kmeans";
 import { contingency, nmiFromTable } from "@/lib/metrics";
-import { overlappingClasses } from "@/lib/cereal/overlap-data";
+import { overlappingClasses } from "@/lib/cereal/harness/overlap-data";
 import { encodeNpy } from "@/lib/data/npy";
 
 const { values, positionals } = parseArgs({

@@ -11,15 +11,15 @@
  * on the machine and its load. Each figure is wall time and, in brackets, this process's CPU
  * time: on a shared machine the CPU time is the closer estimate of the unloaded wall time.
  */
-import { argmaxEstimator } from "@/lib/cereal/estimators";
-import { drawUniform, recordDraws } from "@/lib/cereal/designs";
-import { initialState, type CerealProblem } from "@/lib/cereal/problem";
-import { Random } from "@/lib/cereal/random";
-import { runRound } from "@/lib/cereal/round";
-import type { Surrogate } from "@/lib/cereal/surrogate";
+import { argmaxEstimator } from "@/lib/cereal/method/estimators";
+import { drawUniform, recordDraws } from "@/lib/cereal/method/designs";
+import { initialState, type CerealProblem } from "@/lib/cereal/method/problem";
+import { Random } from "@/lib/random/named-streams";
+import { runRound } from "@/lib/cereal/method/round";
+import type { Surrogate } from "@/lib/cereal/method/surrogate";
 import { ensureBackend } from "@/models/backend";
-import { MlpSurrogate } from "@/models/mlp-surrogate";
-import { Rng } from "@/models/random";
+import { MlpSurrogate } from "@/models/class-surrogate";
+import { Rng } from "@/models/trainer-random";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

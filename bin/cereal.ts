@@ -5,6 +5,7 @@
  *             appends one JSON line per finished run; prints a markdown AEC table
  *   import, add-clustering   a bundle into a new project, a clustering into a project (bin/project-commands.ts)
  *   ace, cluster   label-free evaluation across embedding spaces, candidate clusterings (bin/label-free-commands.ts)
+ *   report, recompute   a project's report to a folder, its tables recomputed offline (bin/report-commands.ts)
  *   backup, restore   the data folder as one archive and back (bin/ops-commands.ts)
  * It only composes lib/data (the bundle), lib/cereal (the loop) and models/ (the TF.js surrogate).
  */
@@ -14,23 +15,24 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { METRIC_KEYS, type MetricKey } from "@/lib/metrics";
-import type { ScoreMode } from "@/lib/cereal/acquire";
-import { ACQUISITIONS, type Acquisition } from "@/lib/cereal/acquisition";
-import type { Design } from "@/lib/cereal/designs";
-import { estimatorByName, ESTIMATORS } from "@/lib/cereal/estimators";
-import { aecTable, paperGrid, type GridRun } from "@/lib/cereal/grid";
-import { createKnnSurrogateFactory } from "@/lib/cereal/knnSurrogate";
-import { RECOMMENDED } from "@/lib/cereal/recommended";
-import { createPairComponentsSurrogateFactory } from "@/lib/cereal/pair-components-surrogate";
-import { PAIR_DESIGNS, type PairDesign } from "@/lib/cereal/pair-designs";
-import type { PairwiseSurrogateFactory } from "@/lib/cereal/pairwise-surrogate";
-import { simulatePairwise } from "@/lib/cereal/pairwise-simulate";
-import type { CerealProblem } from "@/lib/cereal/problem";
-import { simulate, type RoundRecord, type SimulationResult } from "@/lib/cereal/simulate";
-import type { SurrogateFactory } from "@/lib/cereal/surrogate";
+import type { ScoreMode } from "@/lib/cereal/method/acquire";
+import { ACQUISITIONS, type Acquisition } from "@/lib/cereal/method/acquisition";
+import type { Design } from "@/lib/cereal/method/designs";
+import { estimatorByName, ESTIMATORS } from "@/lib/cereal/method/estimators";
+import { aecTable, paperGrid, type GridRun } from "@/lib/cereal/harness/grid";
+import { createKnnSurrogateFactory } from "@/lib/cereal/fakes/knn-surrogate";
+import { RECOMMENDED } from "@/lib/cereal/method/recommended";
+import { createPairComponentsSurrogateFactory } from "@/lib/cereal/fakes/pair-components-surrogate";
+import { PAIR_DESIGNS, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
+import type { PairwiseSurrogateFactory } from "@/lib/cereal/pairwise/pair-surrogate";
+import { simulatePairwise } from "@/lib/cereal/harness/pairwise-simulate";
+import type { CerealProblem } from "@/lib/cereal/method/problem";
+import { simulate, type RoundRecord, type SimulationResult } from "@/lib/cereal/harness/simulate";
+import type { SurrogateFactory } from "@/lib/cereal/method/surrogate";
 import { loadBundle } from "@/lib/data/bundle";
 import { CommandError, PROJECT_USAGE, runAddClustering, runImport } from "./project-commands";
 import { LABEL_FREE_USAGE, runAce, runCluster } from "./label-free-commands";
+import { REPORT_USAGE, runRecompute, runReport } from "./report-commands";
 import { OPS_USAGE, runBackup, runRestore } from "./ops-commands";
 import { parseCompare, runEstimatorsTable, withRecommended } from "./estimator-commands";
 import { readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
@@ -55,6 +57,8 @@ const USAGE = `usage:
                   [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach]
 ${PROJECT_USAGE}
 ${LABEL_FREE_USAGE}
+${REPORT_USAGE}
+
 ${OPS_USAGE}`;
 
 // ---------- shared option parsing ----------
@@ -207,7 +211,7 @@ async function runPairwiseSimulate(values: ReturnType<typeof parseArgs<{ args: s
   const surrogateName = oneOf(values.surrogate, "surrogate", ["mlp", "fake"] as const, "mlp");
   const model = oneOf(values.model, "model", ["mlp", "linear"] as const, "mlp");
   const factory: PairwiseSurrogateFactory =
-    surrogateName === "fake" ? createPairComponentsSurrogateFactory() : (await import("../models/pairwise-surrogate")).mclSurrogateFactory({ model });
+    surrogateName === "fake" ? createPairComponentsSurrogateFactory() : (await import("../models/mcl-surrogate")).mclSurrogateFactory({ model });
   const started = performance.now();
   const batch = int(values.batch, "batch", 1000);
   const result = await simulatePairwise(problem, labels, factory, {
@@ -380,6 +384,8 @@ async function main(argv: string[]): Promise<void> {
   if (command === "add-clustering") return void (await runAddClustering(rest));
   if (command === "ace") return runAce(rest);
   if (command === "cluster") return runCluster(rest);
+  if (command === "report") return void (await runReport(rest));
+  if (command === "recompute") return void (await runRecompute(rest, surrogateFactory));
   if (command === "backup") return void (await runBackup(rest));
   if (command === "restore") return void (await runRestore(rest));
   if (command === undefined || command === "help" || command === "--help") {

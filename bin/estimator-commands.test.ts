@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { RECOMMENDED } from "@/lib/cereal/recommended";
+import { RECOMMENDED } from "@/lib/cereal/method/recommended";
 import { readJobFile } from "./grid-jobs";
 import { runEstimatorsTable, withRecommended, type EstimatorsTableArgs } from "./estimator-commands";
 

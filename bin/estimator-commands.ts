@@ -7,9 +7,9 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { ESTIMATORS, estimatorByName, type Estimator } from "@/lib/cereal/estimators";
-import { estimatorsGrid, estimatorsTable, runLine, type EstimatorGridConfig, type EstimatorGridRun } from "@/lib/cereal/estimator-grid";
-import { RECOMMENDED } from "@/lib/cereal/recommended";
+import { ESTIMATORS, estimatorByName, type Estimator } from "@/lib/cereal/method/estimators";
+import { estimatorsGrid, estimatorsTable, runLine, type EstimatorGridConfig, type EstimatorGridRun } from "@/lib/cereal/harness/estimator-grid";
+import { RECOMMENDED } from "@/lib/cereal/method/recommended";
 import { readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
 
 /** what every grid run records (they share the surrogate; the labels estimator is Random's under uniform) */

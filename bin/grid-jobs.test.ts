@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SimulationResult } from "@/lib/cereal/simulate";
+import type { SimulationResult } from "@/lib/cereal/harness/simulate";
 import { readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
 
 const job = (seed: number): GridJob => ({ key: `k|seed=${seed}`, label: "Random", seed, argv: ["simulate", "--seed", String(seed)] });

@@ -7,8 +7,8 @@
 import { appendFile, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseJobLines } from "@/lib/cereal/grid";
-import type { SimulationResult } from "@/lib/cereal/simulate";
+import { parseJobLines } from "@/lib/cereal/harness/grid";
+import type { SimulationResult } from "@/lib/cereal/harness/simulate";
 
 export interface GridJob {
   readonly key: string;

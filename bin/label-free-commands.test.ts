@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readNpy, writeNpy } from "@/lib/data/npy";
-import { createRandom, nmi } from "@/lib/metrics";
+import { nmi } from "@/lib/metrics";
+import { createRandom } from "@/lib/random";
 import { runAce, runCluster } from "./label-free-commands";
 
 /** 90 items in 3 classes; spaces "a" and "b" show the classes, "c" is a rotated copy of "a". */

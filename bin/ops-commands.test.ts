@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db";
 import { listMigrations } from "@/lib/server/migrate";
-import { createTestUser } from "@/lib/server/test-requests";
+import { createTestUser } from "@/lib/server/http/test-requests";
 import { runBackup, runRestore } from "./ops-commands";
 import { CommandError } from "./project-commands";
 

@@ -8,7 +8,7 @@ import * as projectsRoute from "@/app/api/projects/route";
 import { encodeNpy } from "@/lib/data/npy";
 import { serverConfig } from "@/lib/server/config";
 import { db } from "@/lib/server/db";
-import { createTestUser, requestAs, routeContext } from "@/lib/server/test-requests";
+import { createTestUser, requestAs, routeContext } from "@/lib/server/http/test-requests";
 import { CommandError, runAddClustering, runImport } from "./project-commands";
 
 const DEMO = path.join(process.cwd(), "data", "demo");

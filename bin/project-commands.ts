@@ -1,15 +1,15 @@
 /**
  * `cereal import` and `cereal add-clustering`: the same services the upload routes call
- * (lib/server/imports.ts, clusterings.ts), run against the configured data folder, so that a
+ * (lib/server/imports/imports.ts, lib/server/projects/clusterings.ts), run against the configured data folder, so that a
  * project imported here is identical to one uploaded in the browser.
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { addClustering } from "@/lib/server/clusterings";
+import { addClustering } from "@/lib/server/projects/clusterings";
 import { serverConfig } from "@/lib/server/config";
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
-import { importBundle, mappingCheck } from "@/lib/server/imports";
+import { importBundle, mappingCheck } from "@/lib/server/imports/imports";
 import { migrateDatabase } from "@/lib/server/migrate";
 
 export const PROJECT_USAGE = `  cereal import DIR --name NAME --owner EMAIL [--description TEXT] [--mode clusterwise|pairwise]
@@ -18,7 +18,7 @@ export const PROJECT_USAGE = `  cereal import DIR --name NAME --owner EMAIL [--d
 /** A failure the user fixes by changing the command (printed with the usage). */
 export class CommandError extends Error {}
 
-async function service<T>(run: () => Promise<T>): Promise<T> {
+export async function service<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {

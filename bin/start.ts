@@ -1,15 +1,20 @@
 /**
  * `npm start`: build if needed, migrate, seed on first start, then serve the app and run the
  * worker process; Ctrl-C or SIGTERM stops both. `npm run dev` does the same with `next dev`.
+ * The app is served by Next's request handler inside this process, behind a plain HTTP server
+ * that sets X-Forwarded-For from the socket (lib/server/http/app-server.ts): the sign-in throttle
+ * must see the real address, which `next start` lets a client choose.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { createAppServer } from "../lib/server/http/app-server.ts";
+import { trustedProxies } from "../lib/server/http/client-address.ts";
 import { serverConfig } from "../lib/server/config.ts";
+import { removeUnfinishedImports } from "../lib/server/imports/imports.ts";
+import { seedIfEmpty } from "../lib/server/projects/seed.ts";
+import { authSecret } from "../lib/server/auth/session.ts";
 import { upgradeOrExit } from "../lib/server/ops/upgrade.ts";
-import { removeUnfinishedImports } from "../lib/server/imports.ts";
-import { seedIfEmpty } from "../lib/server/seed.ts";
-import { authSecret } from "../lib/server/session.ts";
 import { buildIsStale, NEXT_BIN } from "./build-state.ts";
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
@@ -38,23 +43,32 @@ if (seed.seeded) {
   console.log("[start] change the password on the Users page, or set CEREAL_ADMIN_EMAIL / CEREAL_ADMIN_PASSWORD before the first start.");
 }
 
-const children: ChildProcess[] = [
-  spawn(process.execPath, [next, dev ? "dev" : "start", "-p", String(config.port)], { stdio: "inherit" }),
-  spawn(process.execPath, ["--import", "tsx", path.join(root, "bin", "worker.ts")], { stdio: "inherit" }),
-];
-console.log(`[start] data folder ${config.dataDir}; serving http://localhost:${config.port}`);
+// Next reads NODE_ENV when it loads, as `next start` and `next dev` would set it.
+Object.assign(process.env, { NODE_ENV: dev ? "development" : "production" });
+const { default: createNext } = await import("next");
+const app = createNext({ dev, dir: root, hostname: "localhost", port: config.port });
+const handle = app.getRequestHandler();
+await app.prepare();
+const trusted = trustedProxies();
+const server = createAppServer(handle, trusted);
+await new Promise<void>((resolve, reject) => server.once("error", reject).listen(config.port, resolve));
+const worker = spawn(process.execPath, ["--import", "tsx", path.join(root, "bin", "worker.ts")], { stdio: "inherit" });
+console.log(`[start] data folder ${config.dataDir}; serving http://localhost:${config.port}${trusted.size ? `; trusted proxies ${[...trusted].join(", ")}` : ""}`);
 
 let stopping = false;
 function stop(code: number) {
   if (stopping) return;
   stopping = true;
-  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
-  const force = setTimeout(() => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL")), 10_000);
-  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null))).then(() => {
+  server.close();
+  server.closeAllConnections();
+  if (worker.exitCode === null) worker.kill("SIGTERM");
+  const force = setTimeout(() => worker.exitCode === null && worker.kill("SIGKILL"), 10_000);
+  const workerDone = worker.exitCode === null ? new Promise((r) => worker.once("exit", r)) : null;
+  Promise.all([workerDone, app.close()]).then(() => {
     clearTimeout(force);
     process.exit(code);
   });
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => stop(0));
-// One process dying takes the other down: a half-running app is worse than a stopped one.
-for (const child of children) child.once("exit", (code) => stop(code ?? 1));
+// The worker dying takes the app down: a half-running app is worse than a stopped one.
+worker.once("exit", (code) => stop(code ?? 1));

@@ -34,6 +34,14 @@ test("an API call without a session gets 401 with a JSON error", async ({ reques
   expect(await response.json()).toEqual({ error: { code: "unauthenticated", message: "Sign in to continue." } });
 });
 
+test("an API path no route answers, a normalised `..` or an unknown next-auth action, gets a JSON 404", async ({ request }) => {
+  for (const path of ["/api/projects/x/items/%2e%2e/image", "/api/nothing-here", "/api/auth/nonsense"]) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(404);
+    expect((await response.json()).error.code, path).toBe("not_found");
+  }
+});
+
 test("a user who is not a member gets 403 on the project's page and API", async ({ page, browser }) => {
   await signIn(page, ADMIN.email, ADMIN.password);
   const { projects } = await (await page.request.get("/api/projects")).json();

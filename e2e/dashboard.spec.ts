@@ -1,12 +1,15 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { parse } from "csv-parse/sync";
-import { zipSync, type Zippable } from "fflate";
+import { unzipSync, zipSync, type Zippable } from "fflate";
 import { parquetReadObjects } from "hyparquet";
 import { expect, test, type APIRequestContext, type Download, type Page } from "@playwright/test";
-import { ESTIMATOR_SUMMARIES } from "../lib/cereal/estimator-summaries";
-import { RECOMMENDED } from "../lib/cereal/recommended";
+import { ESTIMATOR_SUMMARIES } from "../lib/cereal/method/estimator-summaries";
+import { RECOMMENDED } from "../lib/cereal/method/recommended";
 import { encodeNpy, parseNpy } from "../lib/data/npy";
+import { roundEstimate } from "../lib/report/interval-rounding";
 import { ADMIN, signIn } from "./session";
 
 // One project for the whole file, built step by step: the specs run in order.
@@ -64,7 +67,7 @@ const given = new Map<number, number>();
 
 async function labelTasks(request: APIRequestContext, count: number) {
   for (let i = 0; i < count; i++) {
-    const next = await (await request.get(`/api/projects/${projectId}/tasks/next?count=1`)).json();
+    const next = await (await request.post(`/api/projects/${projectId}/tasks/next?count=1`)).json();
     expect(next.tasks, JSON.stringify(next)).toHaveLength(1);
     const item = next.tasks[0].item.index as number;
     const answer = await request.post(`/api/projects/${projectId}/labels`, {
@@ -235,6 +238,49 @@ test("the owner downloads every export, whose rows equal the labels given, and a
   const again = csvRows((await exportFile(page, "Labels (CSV)")).toString("utf8"));
   given.set(item, corrected);
   expect(pairs(again)).toEqual([...given.entries()].sort((a, b) => a[0] - b[0]));
+});
+
+test("the owner downloads the report: its table holds the dashboard's ranking, its page opens offline, its PDF is printed", async ({ page, browser }) => {
+  test.setTimeout(180_000);
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.goto(`/projects/${projectId}/dashboard`);
+  await expect(ranking(page).getByTestId("ranking-row")).toHaveCount(3);
+  const onScreen = await ranking(page).getByTestId("ranking-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-clustering")));
+  const files = unzipSync(new Uint8Array(await exportFile(page, "Report: figures, tables, PDF (.zip)")));
+  const text = (name: string) => new TextDecoder().decode(files[name]);
+
+  const { rounds } = await (await page.request.get(`/api/projects/${projectId}/rounds`)).json();
+  const nmi = rounds[1].estimates.filter((e: { metric: string }) => e.metric === "nmi").sort((a: { value: number }, b: { value: number }) => b.value - a.value);
+  const table = csvRows(text("tables/ranking-nmi.csv"));
+  expect(table.map((r) => r.clustering)).toEqual(onScreen);
+  expect(table.map((r) => [r.estimate, r.lo, r.hi, r.labels])).toEqual(
+    nmi.map((e: { value: number; lo: number; hi: number }) => {
+      const r = roundEstimate(e.value, e.lo, e.hi);
+      return [r.estimate, r.lo, r.hi, "15"];
+    }),
+  );
+  expect(text("tables/ranking-nmi.tex")).toContain("kmeans\\_k10");
+  // the label corrected in the previous test is flagged for whoever recomputes round 1
+  expect(JSON.parse(text("report.json")).notes.join(" ")).toMatch(/1 label was corrected by the owner: a round that ran before a correction saw the old value/);
+  expect(new TextDecoder().decode(files["report.pdf"].subarray(0, 5))).toBe("%PDF-");
+  expect([...files["figures/convergence.png"].subarray(0, 4)]).toEqual([137, 80, 78, 71]);
+
+  // the page alone, offline: nothing is fetched but the file itself
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-report-e2e-"));
+  fs.writeFileSync(path.join(dir, "report.html"), files["report.html"]);
+  const offline = await browser.newContext({ offline: true });
+  const reader = await offline.newPage();
+  const requested: string[] = [];
+  reader.on("request", (r) => requested.push(r.url()));
+  await reader.goto(pathToFileURL(path.join(dir, "report.html")).href);
+  expect(requested).toEqual([pathToFileURL(path.join(dir, "report.html")).href]);
+  await expect(reader.locator("#convergence svg")).toBeVisible();
+  await expect(reader.locator("#heatmap svg")).toBeVisible();
+  await expect(reader.locator("table.ranking").first().locator("tbody tr")).toHaveCount(3);
+  await expect(reader.locator("table.ranking").first().locator("tbody tr").first()).toHaveAttribute("data-clustering", onScreen[0]!);
+  if (shots) await reader.screenshot({ path: `${shots}/report-page.png`, fullPage: true });
+  await offline.close();
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test("an annotator cannot open the dashboard and sees estimates only where the owner allows it", async ({ page, browser }) => {

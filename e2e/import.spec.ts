@@ -1,6 +1,6 @@
 import { zipSync, type Zippable } from "fflate";
 import { expect, test } from "@playwright/test";
-import { ESTIMATOR_SUMMARIES } from "../lib/cereal/estimator-summaries";
+import { ESTIMATOR_SUMMARIES } from "../lib/cereal/method/estimator-summaries";
 import { encodeNpy } from "../lib/data/npy";
 import { clusterIds, embeddingValues } from "../lib/data/test-bundles";
 import { ADMIN, signIn } from "./session";

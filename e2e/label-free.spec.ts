@@ -39,7 +39,7 @@ interface Scores {
 }
 
 async function readyScores(request: APIRequestContext, projectId: string): Promise<Scores[]> {
-  const result = await (await request.get(`/api/projects/${projectId}/label-free?measure=silhouette`)).json();
+  const result = await (await request.post(`/api/projects/${projectId}/label-free?measure=silhouette`)).json();
   expect(result.state).toBe("ready");
   return result.clusterings;
 }
@@ -84,7 +84,7 @@ test("the owner ranks clusterings label-free, adds a k-means candidate, and read
   await page.getByRole("combobox", { name: "Internal measure" }).selectOption("davies-bouldin");
   await expect(page.getByTestId("measure-direction")).toHaveText("↓ lower is better");
   await expect(page.getByTestId("label-free-status")).toBeHidden({ timeout: 120_000 });
-  const db = (await (await page.request.get(`/api/projects/${projectId}/label-free?measure=davies-bouldin`)).json()).clusterings as Scores[];
+  const db = (await (await page.request.post(`/api/projects/${projectId}/label-free?measure=davies-bouldin`)).json()).clusterings as Scores[];
   const pca8k10 = db.find((s) => s.name === "pca8_kmeans_k10")!;
   expect(pca8k10.paired!).toBeLessThan(0);
   await expect(row(page, "pca8_kmeans_k10").getByTestId("paired-score")).toHaveText(shown(-pca8k10.paired!));
@@ -113,7 +113,7 @@ test("the owner ranks clusterings label-free, adds a k-means candidate, and read
 
   // the seed batch, labeled with the truth: round 0 estimates all ten clusterings, the candidate included
   for (let i = 0; i < 10; i++) {
-    const next = await (await page.request.get(`/api/projects/${projectId}/tasks/next?count=1`)).json();
+    const next = await (await page.request.post(`/api/projects/${projectId}/tasks/next?count=1`)).json();
     expect(next.tasks, JSON.stringify(next)).toHaveLength(1);
     const item = next.tasks[0].item.index as number;
     const answer = await page.request.post(`/api/projects/${projectId}/labels`, {

@@ -1,9 +1,9 @@
 import * as tf from "@tensorflow/tfjs";
-import type { LabeledRows } from "@/lib/cereal/surrogate";
+import type { LabeledRows } from "@/lib/cereal/method/surrogate";
 import type { Inputs } from "./inputs";
-import { Mlp } from "./mlp";
+import { Mlp } from "./network";
 import { SgdNesterov } from "./optimizers";
-import { BatchSampler, Rng } from "./random";
+import { BatchSampler, Rng } from "./trainer-random";
 
 /**
  * FixMatch (Sohn et al. 2020) on embeddings. Augmentations for vectors: the weak view drops

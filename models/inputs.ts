@@ -1,4 +1,4 @@
-import type { EmbeddingMatrix } from "@/lib/cereal/surrogate";
+import type { EmbeddingMatrix } from "@/lib/cereal/method/surrogate";
 
 /**
  * Standardization: centres every column and divides all of them by one global scale (the RMS of the centred

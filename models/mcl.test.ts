@@ -1,13 +1,13 @@
 import * as tf from "@tensorflow/tfjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { contingency, metricsFromTable } from "@/lib/metrics";
-import { pseudoLabel } from "@/lib/cereal/estimators";
-import type { LabeledPairs } from "@/lib/cereal/pairwise-surrogate";
-import type { EmbeddingMatrix } from "@/lib/cereal/surrogate";
+import { pseudoLabel } from "@/lib/cereal/method/estimators";
+import type { LabeledPairs } from "@/lib/cereal/pairwise/pair-surrogate";
+import type { EmbeddingMatrix } from "@/lib/cereal/method/surrogate";
 import { ensureBackend } from "./backend";
 import { mclLossAndGrad } from "./mcl";
-import { MclSurrogate } from "./pairwise-surrogate";
-import { Rng } from "./random";
+import { MclSurrogate } from "./mcl-surrogate";
+import { Rng } from "./trainer-random";
 
 beforeAll(async () => {
   process.env.CEREAL_TF_BACKEND = "wasm";

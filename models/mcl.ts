@@ -1,9 +1,9 @@
 import * as tf from "@tensorflow/tfjs";
-import type { LabeledPairs } from "@/lib/cereal/pairwise-surrogate";
+import type { LabeledPairs } from "@/lib/cereal/pairwise/pair-surrogate";
 import type { Inputs } from "./inputs";
-import type { Mlp } from "./mlp";
+import type { Mlp } from "./network";
 import { Adam } from "./optimizers";
-import { Rng } from "./random";
+import { Rng } from "./trainer-random";
 
 /**
  * MCL training (meta classification likelihood; L2C, Hsu et al. 2019; paper appendix B): a

@@ -1,7 +1,7 @@
 import * as tf from "@tensorflow/tfjs";
 import type { Inputs } from "./inputs";
-import type { Mlp } from "./mlp";
-import type { Rng } from "./random";
+import type { Mlp } from "./network";
+import type { Rng } from "./trainer-random";
 
 /** rows per inference chunk: bounds backend memory at 100k-row predictions */
 const PREDICT_CHUNK = 8192;

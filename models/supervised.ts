@@ -1,9 +1,9 @@
 import * as tf from "@tensorflow/tfjs";
-import type { LabeledRows } from "@/lib/cereal/surrogate";
+import type { LabeledRows } from "@/lib/cereal/method/surrogate";
 import type { Inputs } from "./inputs";
-import { Mlp } from "./mlp";
+import { Mlp } from "./network";
 import { Adam } from "./optimizers";
-import { Rng } from "./random";
+import { Rng } from "./trainer-random";
 
 /** The supervised baseline (no FixMatch): Adam, minibatches, cross-entropy on labeled rows only. */
 export interface SupervisedOptions {

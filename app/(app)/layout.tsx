@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { headers } from "next/headers";
-import { requirePageUser } from "@/lib/server/page-session";
+import { requirePageUser } from "@/lib/server/auth/page-session";
 import { SignOutButton } from "@/app/components/sign-out-button";
 
 export default async function AppLayout({ children }: { children: React.ReactNode }) {

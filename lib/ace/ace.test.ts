@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRandom } from "@/lib/metrics";
+import { createRandom } from "@/lib/random";
 import { ace } from "./ace";
 import { evaluateLabelFree } from "./evaluate";
 import { spearman } from "./spearman";

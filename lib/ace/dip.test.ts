@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRandom } from "@/lib/metrics";
+import { createRandom } from "@/lib/random";
 import { dipStatistic, dipTest } from "./dip";
 
 function normal(random: ReturnType<typeof createRandom>): number {

@@ -11,7 +11,7 @@
  * 1 / (2n) ("2n * dip") until the end, as in dip.c. As R's dip() (min.is.0 = FALSE) the smallest
  * dip reported is 1 / (2n).
  */
-import { createRandom, type Random } from "@/lib/metrics";
+import { createRandom, type RandomSource } from "@/lib/random";
 
 export interface DipResult {
   readonly dip: number;
@@ -182,7 +182,7 @@ export interface DipTestResult {
 }
 
 /** Sorted dips of `simulations` uniform samples of size n: the null distribution at this n. */
-export function uniformDipNull(n: number, simulations: number, random: Random): Float64Array {
+export function uniformDipNull(n: number, simulations: number, random: RandomSource): Float64Array {
   const out = new Float64Array(simulations);
   const u = new Float64Array(n);
   for (let b = 0; b < simulations; b++) {

@@ -2,11 +2,11 @@
  * The whole label-free evaluation of clusterings across embedding spaces: dip tests of the spaces,
  * the score matrix of one internal measure, paired and pooled scores, and ACE.
  */
-import { createRandom } from "@/lib/metrics";
+import { createRandom } from "@/lib/random";
 import { ace, type AceOptions, type AceResult } from "./ace";
 import { dipOfSorted, dipPValue, uniformDipNull } from "./dip";
 import { firstPrincipalComponent } from "./principal-component";
-import { pooledScores, scoreMatrix, type ClusteringToScore, type EmbeddingSpacePoints, type InternalMeasure, type ScoreMatrix } from "./score-matrix";
+import { matrixFromRows, pooledScores, scoreSpace, type ClusteringToScore, type EmbeddingSpacePoints, type InternalMeasure, type ScoreMatrix } from "./score-matrix";
 
 export interface SpaceDip {
   readonly space: string;
@@ -57,13 +57,35 @@ export function evaluateLabelFree(
   options: LabelFreeOptions = {},
 ): LabelFreeEvaluation {
   const dips = screenSpaces(spaces, options);
-  const matrix = scoreMatrix(spaces, clusterings, measure, { seed: options.seed });
+  const rows = spaces.map((space) => scoreSpace(space, clusterings, measure, { seed: options.seed }));
+  return assemble(matrixFromRows(measure, spaces.map((s) => s.name), clusterings, rows), dips, options);
+}
+
+/**
+ * The same evaluation one space at a time, for spaces too large to hold together: each is
+ * loaded, screened and scored, then let go; `onSpace` hears of each before it is loaded (a worker
+ * job reports progress and renews its lease there).
+ */
+export async function evaluateLabelFreeBySpace(
+  spaces: readonly string[],
+  loadSpace: (name: string) => Promise<EmbeddingSpacePoints>,
+  clusterings: readonly ClusteringToScore[],
+  measure: InternalMeasure,
+  options: LabelFreeOptions = {},
+  onSpace?: (progress: { space: string; done: number; of: number }) => Promise<unknown> | void,
+): Promise<LabelFreeEvaluation> {
+  const dips: SpaceDip[] = [];
+  const rows: number[][] = [];
+  for (const [done, name] of spaces.entries()) {
+    await onSpace?.({ space: name, done, of: spaces.length });
+    const space = await loadSpace(name);
+    dips.push(screenSpaces([space], options)[0]);
+    rows.push(scoreSpace(space, clusterings, measure, { seed: options.seed }));
+  }
+  return assemble(matrixFromRows(measure, spaces, clusterings, rows), dips, options);
+}
+
+function assemble(matrix: ScoreMatrix, dips: readonly SpaceDip[], options: AceOptions): LabelFreeEvaluation {
   const result = ace({ spaces: matrix.spaces, scores: matrix.scores, dipPValues: dips.map((d) => d.pValue) }, options);
-  return {
-    matrix,
-    dips,
-    pooledAll: pooledScores(matrix),
-    pooled: pooledScores(matrix, result.multimodalSpaces),
-    ace: result,
-  };
+  return { matrix, dips, pooledAll: pooledScores(matrix), pooled: pooledScores(matrix, result.multimodalSpaces), ace: result };
 }

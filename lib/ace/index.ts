@@ -18,4 +18,4 @@ export { INTERNAL_MEASURES, orientedScore, scoreMatrix, pooledScores } from "./s
 export type { AceInput, AceOptions, AceResult, AceSubgroup } from "./ace";
 export { ace } from "./ace";
 export type { SpaceDip, DipScreenOptions, LabelFreeEvaluation, LabelFreeOptions } from "./evaluate";
-export { screenSpaces, evaluateLabelFree } from "./evaluate";
+export { screenSpaces, evaluateLabelFree, evaluateLabelFreeBySpace } from "./evaluate";

@@ -3,7 +3,7 @@
  * step 1). Power iteration on the covariance C = Xc^T Xc / n, applied as Xc^T (Xc v) so no D x D
  * or N x N matrix is formed; converges at rate lambda_2 / lambda_1 from a seeded random start.
  */
-import { createRandom } from "@/lib/metrics";
+import { createRandom } from "@/lib/random";
 
 export interface PrincipalComponentOptions {
   readonly seed?: number;

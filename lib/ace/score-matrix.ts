@@ -60,17 +60,28 @@ export function scoreMatrix(
   measure: InternalMeasure,
   options: ScoreOptions = {},
 ): ScoreMatrix {
-  const names = spaces.map((s) => s.name);
-  const scores = spaces.map((space) =>
-    measure === "silhouette" && space.x.length / space.d <= EXACT_SILHOUETTE_LIMIT
-      ? silhouettesOfClusterings(space.x, space.d, clusterings.map((c) => c.labels))
-      : clusterings.map((c) => orientedScore(measure, space.x, c.labels, options)),
+  return matrixFromRows(
+    measure,
+    spaces.map((s) => s.name),
+    clusterings,
+    spaces.map((space) => scoreSpace(space, clusterings, measure, options)),
   );
+}
+
+/** One row of the matrix: every clustering scored in one space. */
+export function scoreSpace(space: EmbeddingSpacePoints, clusterings: readonly ClusteringToScore[], measure: InternalMeasure, options: ScoreOptions = {}): number[] {
+  return measure === "silhouette" && space.x.length / space.d <= EXACT_SILHOUETTE_LIMIT
+    ? silhouettesOfClusterings(space.x, space.d, clusterings.map((c) => c.labels))
+    : clusterings.map((c) => orientedScore(measure, space.x, c.labels, options));
+}
+
+/** The matrix from its rows (one per space, in `spaces` order), with each clustering's paired score: the one in its own space. */
+export function matrixFromRows(measure: InternalMeasure, spaces: readonly string[], clusterings: readonly ClusteringToScore[], scores: readonly (readonly number[])[]): ScoreMatrix {
   const paired = clusterings.map((c, j) => {
-    const s = c.space == null ? -1 : names.indexOf(c.space);
+    const s = c.space == null ? -1 : spaces.indexOf(c.space);
     return s >= 0 ? scores[s][j] : NaN;
   });
-  return { measure, spaces: names, clusterings: clusterings.map((c) => c.name), scores, paired };
+  return { measure, spaces: [...spaces], clusterings: clusterings.map((c) => c.name), scores, paired };
 }
 
 /** Mean over the given spaces (all by default) of each clustering's score, NaNs left out. */

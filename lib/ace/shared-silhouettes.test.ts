@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRandom, silhouette } from "@/lib/metrics";
+import { silhouette } from "@/lib/metrics";
+import { createRandom } from "@/lib/random";
 import { silhouettesOfClusterings } from "./shared-silhouettes";
 
 describe("silhouettes of many clusterings in one pass", () => {

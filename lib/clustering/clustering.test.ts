@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRandom, nmi } from "@/lib/metrics";
+import { nmi } from "@/lib/metrics";
+import { createRandom } from "@/lib/random";
 import { kMeans } from "./kmeans";
 import { nearestNeighbours, symmetricKnnGraph } from "./knn-graph";
 import { largestEigenpairs, tridiagonalEigen } from "./lanczos";

@@ -5,7 +5,7 @@
  * nearest centre) returned. Lloyd stops when the squared centre shift falls below
  * tol * mean per-feature variance (sklearn's tolerance), then labels are recomputed once.
  */
-import { createRandom, type Random } from "@/lib/metrics";
+import { createRandom, type RandomSource } from "@/lib/random";
 
 export interface KMeansOptions {
   readonly k: number;
@@ -40,7 +40,7 @@ function squaredDistance(x: Float64Array, i: number, centres: Float64Array, c: n
 }
 
 /** Greedy k-means++: each new centre is the best (lowest potential) of a few D^2-weighted candidates. */
-export function kMeansPlusPlus(x: Float64Array, n: number, d: number, k: number, random: Random): Float64Array {
+export function kMeansPlusPlus(x: Float64Array, n: number, d: number, k: number, random: RandomSource): Float64Array {
   const centres = new Float64Array(k * d);
   const trials = 2 + Math.floor(Math.log(k));
   const first = random.int(n);

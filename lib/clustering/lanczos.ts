@@ -6,7 +6,7 @@
  * graph with several components) is left by restarting from a fresh random vector orthogonal to
  * the basis. Memory: m vectors of length N.
  */
-import { createRandom } from "@/lib/metrics";
+import { createRandom } from "@/lib/random";
 
 export interface LanczosOptions {
   readonly seed?: number;

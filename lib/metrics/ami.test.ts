@@ -9,7 +9,7 @@ import { entropyOfCounts } from "./entropy";
 import { expectedContingency } from "./expected-contingency";
 import { cellExpectedMutualInfo, expectedMutualInfo } from "./expected-mutual-info";
 import { mutualInfo, mutualInfoFromTable } from "./mutual-info";
-import { createRandom } from "./random";
+import { createRandom } from "@/lib/random";
 
 function permutations(items: number[]): number[][] {
   if (items.length <= 1) return [items];

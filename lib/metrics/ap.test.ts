@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { apMetric } from "./ap";
 import { contingency } from "./contingency";
 import { f1Contingency } from "./f1";
-import { createRandom, permutation } from "./random";
+import { createRandom, permutation } from "@/lib/random";
 
 function permute(table: number[][], rowOrder: ArrayLike<number>, colOrder: ArrayLike<number>): number[][] {
   return Array.from(rowOrder, (r) => Array.from(colOrder, (c) => table[r][c]));

@@ -64,3 +64,26 @@ describe("denseLabels on wide or fractional values (hashing path)", () => {
     expect(Array.from(d.values)).toEqual([-5e11, 0.5, 1e12]);
   });
 });
+
+describe("contingency with a shape", () => {
+  it("keeps class and cluster indices as they are: classes and clusters with no item stay as empty rows and columns", () => {
+    const table = contingency([0, 2, 2, 0], [1, 1, 0, 1], { rows: 4, cols: 3 });
+    expect(denseTable(table)).toEqual([
+      [0, 2, 0],
+      [0, 0, 0],
+      [1, 1, 0],
+      [0, 0, 0],
+    ]);
+    expect(table.total).toBe(4);
+    // without the shape the empty row and columns go (scikit-learn's contingency_matrix)
+    expect(denseTable(contingency([0, 2, 2, 0], [1, 1, 0, 1]))).toEqual([
+      [0, 2],
+      [1, 1],
+    ]);
+  });
+
+  it("refuses an index outside the shape, naming it", () => {
+    expect(() => contingency([0, 5], [0, 0], { rows: 4, cols: 1 })).toThrow(/class 1 is 5, outside 0\.\.3/);
+    expect(() => contingency([0, 1], [0, -1], { rows: 4, cols: 2 })).toThrow(/cluster 1 is -1/);
+  });
+});

@@ -1,20 +1,22 @@
 /**
  * contingency(t, p): the table of counts n_ij = #{items with truth class i and cluster j},
  * as sklearn.metrics.cluster.contingency_matrix, in O(N) for tables up to DENSE_LIMIT cells.
+ * With a shape, labels are class and cluster indices kept as they are (a class or cluster with
+ * no item is an empty row or column), as a view of a project's classes x clusters needs.
  */
-import { denseLabels, type Labels } from "./labels";
+import { denseLabels, idsInRange, type Labels } from "./labels";
 import { tableFromSortedCells, type ContingencyTable } from "./table";
 
 /** Tables with at most this many cells are counted in a dense array; larger ones by sorting keys. */
 const DENSE_LIMIT = 1 << 22;
 
-export function contingency(labelsTrue: Labels, labelsPred: Labels): ContingencyTable {
+export function contingency(labelsTrue: Labels, labelsPred: Labels, shape?: { readonly rows: number; readonly cols: number }): ContingencyTable {
   const n = labelsTrue.length;
   if (labelsPred.length !== n) {
     throw new RangeError(`labels differ in length: ${n} truth vs ${labelsPred.length} predicted`);
   }
-  const t = denseLabels(labelsTrue);
-  const p = denseLabels(labelsPred);
+  const t = shape ? idsInRange(labelsTrue, shape.rows, "class") : denseLabels(labelsTrue);
+  const p = shape ? idsInRange(labelsPred, shape.cols, "cluster") : denseLabels(labelsPred);
   const rows = t.k;
   const cols = p.k;
   const cells = rows * cols;

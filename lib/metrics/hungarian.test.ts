@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clusteringAccuracy, clusteringAccuracyFromTable } from "./accuracy";
 import { linearSumAssignment } from "./hungarian";
-import { createRandom } from "./random";
+import { createRandom } from "@/lib/random";
 
 /** best assignment by enumerating every injection of the smaller side into the larger */
 function bruteForce(cost: number[], rows: number, cols: number, maximize: boolean): number {

@@ -39,8 +39,6 @@ export type { F1Result } from "./f1";
 export { f1Contingency } from "./f1";
 export type { MetricKey, MetricValues } from "./metrics-from-table";
 export { clampMetric, METRIC_KEYS, METRIC_RANGE, metricsFromTable } from "./metrics-from-table";
-export type { Random } from "./random";
-export { createRandom, permutation, RandomStream, sampleWithoutReplacement, Sfc32 } from "./random";
 export type { SilhouetteMetric, SilhouetteOptions, SilhouetteResult } from "./silhouette";
 export { silhouette, silhouetteSamples } from "./silhouette";
 export { calinskiHarabasz } from "./calinski-harabasz";

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { calinskiHarabasz } from "./calinski-harabasz";
 import { daviesBouldin } from "./davies-bouldin";
-import { createRandom } from "./random";
+import { createRandom } from "@/lib/random";
 import { silhouette, silhouetteSamples } from "./silhouette";
 
 interface InternalCase {

@@ -60,3 +60,11 @@ export function denseLabels(labels: Labels): DenseLabels {
   for (let i = 0; i < n; i++) ids[i] = rank[ids[i]];
   return { ids, k: values.length, values };
 }
+
+/** Labels that already are ids 0..k-1 (class and cluster indices of a fixed k), kept as they are: ids with no item stay as empty rows or columns. */
+export function idsInRange(labels: Labels, k: number, what = "label"): DenseLabels {
+  const ids = Int32Array.from(labels);
+  for (let i = 0; i < ids.length; i++)
+    if (ids[i] !== labels[i] || ids[i] < 0 || ids[i] >= k) throw new RangeError(`${what} ${i} is ${labels[i]}, outside 0..${k - 1}`);
+  return { ids, k, values: Float64Array.from({ length: k }, (_, i) => i) };
+}

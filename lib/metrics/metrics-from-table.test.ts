@@ -4,7 +4,7 @@ import { apMetric } from "./ap";
 import { contingency } from "./contingency";
 import { expectedContingency } from "./expected-contingency";
 import { clampMetric, METRIC_KEYS, METRIC_RANGE, metricsFromTable } from "./metrics-from-table";
-import { createRandom } from "./random";
+import { createRandom } from "@/lib/random";
 
 describe("metricsFromTable", () => {
   const random = createRandom(77);

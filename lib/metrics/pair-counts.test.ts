@@ -9,11 +9,11 @@ import { contingency } from "./contingency";
 import { expectedContingency, type SoftLabels } from "./expected-contingency";
 import { fowlkesMallowsFromTable } from "./fowlkes-mallows";
 import { pairConfusionFromTable, type PairConfusion } from "./pair-counts";
-import { createRandom, type Random } from "./random";
+import { createRandom, type RandomSource } from "@/lib/random";
 import { denseTable } from "./table";
 
 /** each item's distribution peaks at tops[i] (or a random column) by `peak` over uniform noise */
-function softLabels(n: number, k: number, random: Random, peak: number, tops?: number[]): SoftLabels {
+function softLabels(n: number, k: number, random: RandomSource, peak: number, tops?: number[]): SoftLabels {
   const probs = new Float64Array(n * k); // float64 so each row sums to 1 to ~1e-16
   for (let i = 0; i < n; i++) {
     let sum = 0;

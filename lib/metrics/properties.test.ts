@@ -20,7 +20,7 @@ import {
   vMeasure,
   type Labels,
 } from "./index";
-import { createRandom, permutation, type Random, type RandomStream } from "./random";
+import { createRandom, permutation, type RandomSource, type RandomStream } from "@/lib/random";
 
 type Metric = (t: Labels, p: Labels) => number;
 const METRICS: Record<string, Metric> = {
@@ -43,12 +43,12 @@ const METRICS: Record<string, Metric> = {
 };
 const SYMMETRIC = ["nmi", "nmiGeometric", "nmiMin", "nmiMax", "ami", "amiMax", "ari", "vMeasure", "fmi", "acc", "mutualInfo", "f1"];
 
-function randomLabels(n: number, k: number, random: Random): number[] {
+function randomLabels(n: number, k: number, random: RandomSource): number[] {
   return Array.from({ length: n }, () => random.int(k));
 }
 
 /** a noisy copy: keep each label with probability keep, else draw one of k uniformly */
-function noisyCopy(t: number[], k: number, keep: number, random: Random): number[] {
+function noisyCopy(t: number[], k: number, keep: number, random: RandomSource): number[] {
   return t.map((v) => (random.next() < keep ? v : random.int(k)));
 }
 

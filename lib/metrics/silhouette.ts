@@ -13,7 +13,7 @@
  */
 import type { Labels } from "./labels";
 import { clusteredPoints } from "./points";
-import { createRandom, sampleWithoutReplacement } from "./random";
+import { createRandom, sampleWithoutReplacement } from "@/lib/random";
 
 export type SilhouetteMetric = "euclidean" | "cosine";
 

@@ -9,6 +9,7 @@ export type ErrorCode =
   | "not_found"
   | "conflict"
   | "payload_too_large"
+  | "unsupported_media_type"
   | "too_many_requests";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -18,6 +19,7 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   too_many_requests: 429,
 };
 
@@ -37,3 +39,5 @@ export const unauthenticated = (message = "Sign in to continue.") => new AppErro
 export const forbidden = (message = "You do not have access to this.") => new AppError("forbidden", message);
 export const notFound = (message: string) => new AppError("not_found", message);
 export const conflict = (message: string) => new AppError("conflict", message);
+export const payloadTooLarge = (message: string) => new AppError("payload_too_large", message);
+export const unsupportedMediaType = (message: string) => new AppError("unsupported_media_type", message);

@@ -3,7 +3,6 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { RECOMMENDED } from "@/lib/cereal/recommended";
 import { listMigrations, migrateDatabase } from "./migrate";
 
 describe("migrations", () => {
@@ -42,15 +41,11 @@ describe("migrations", () => {
       { id: "p3", design: "proportional", fixmatchSteps: 512 },
       { id: "p4", design: "top-score", fixmatchSteps: 512 },
     ]);
-    // a project made now starts on the recommended configuration
-    after.prepare(`INSERT INTO "Project" (id, name, dataPath, bundleName, n, d, updatedAt) VALUES ('p5', 'p5', '/p5', 'b', 10, 2, CURRENT_TIMESTAMP)`).run();
-    expect(after.prepare(`SELECT acquisition, design, estimator, fixmatch, fixmatchSteps FROM "Project" WHERE id = 'p5'`).get()).toEqual({
-      acquisition: RECOMMENDED.acquisition,
-      design: RECOMMENDED.design,
-      estimator: RECOMMENDED.estimator,
-      fixmatch: Number(RECOMMENDED.fixmatch),
-      fixmatchSteps: RECOMMENDED.fixmatchSteps,
-    });
+    // the recommended configuration is no schema default any more: a new project gets it in code
+    // (project-settings.test.ts), so a row without it is refused while the rows above kept theirs
+    expect(() =>
+      after.prepare(`INSERT INTO "Project" (id, name, dataPath, bundleName, n, d, updatedAt) VALUES ('p5', 'p5', '/p5', 'b', 10, 2, CURRENT_TIMESTAMP)`).run(),
+    ).toThrow(/NOT NULL constraint failed: Project\.acquisition/);
     after.close();
   });
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requirePageUser } from "@/lib/server/page-session";
-import { listProjects } from "@/lib/server/projects";
+import { requirePageUser } from "@/lib/server/auth/page-session";
+import { listProjects } from "@/lib/server/projects/projects";
 
 export const metadata: Metadata = { title: "Projects" };
 

@@ -1,4 +1,4 @@
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/http/route";
 
 /** Liveness for load balancers and supervisors: the process answers. No auth, no details. */
 export const dynamic = "force-dynamic";

@@ -1,3 +1,3 @@
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/http/route";
 
 export const GET = route("user", async ({ user }) => ({ user }));

@@ -1,5 +1,5 @@
 import { metricsText } from "@/lib/server/ops/metrics";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/http/route";
 
 /** Prometheus text exposition, for administrators (scrape tokens come later). */
 export const dynamic = "force-dynamic";

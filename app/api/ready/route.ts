@@ -1,5 +1,5 @@
 import { readiness } from "@/lib/server/ops/readiness";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/http/route";
 
 /** Readiness: 200 when the database answers, migrations are current and a worker is alive; 503 otherwise. */
 export const dynamic = "force-dynamic";

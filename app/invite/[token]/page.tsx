@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AppError } from "@/lib/server/errors";
-import { describeInvite } from "@/lib/server/invites";
-import { currentPageUser } from "@/lib/server/page-session";
+import { describeInvite } from "@/lib/server/projects/invites";
+import { currentPageUser } from "@/lib/server/auth/page-session";
 import { AcceptInvite } from "./accept-invite";
 
 export const metadata: Metadata = { title: "Invitation" };

@@ -1,6 +1,6 @@
 import type { z, ZodType } from "zod";
-import type { PairwiseSurrogateFactory } from "@/lib/cereal/pairwise-surrogate";
-import type { SurrogateFactory } from "@/lib/cereal/surrogate";
+import type { PairwiseSurrogateFactory } from "@/lib/cereal/pairwise/pair-surrogate";
+import type { SurrogateFactory } from "@/lib/cereal/method/surrogate";
 import type { Job, Prisma } from "@/lib/generated/prisma/client";
 
 /**

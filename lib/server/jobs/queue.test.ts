@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "../db";
-import { createTestProject } from "../test-projects";
+import { createTestProject } from "../projects/test-projects";
 import { defineJob, JOB_LEASE_MS, type JobDefinition } from "./definition";
 import { claimJob, enqueueJob, enqueueUniqueJob, jobPayload, retryJob } from "./queue";
 import { runOneJob } from "./worker-loop";

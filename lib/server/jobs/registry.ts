@@ -1,7 +1,7 @@
-import { candidateClusteringJob } from "../candidate-clusterings";
-import { labelFreeJob } from "../label-free";
+import { candidateClusteringJob } from "../projects/candidate-clusterings";
+import { labelFreeJob } from "../evaluation/label-free";
 import { roundJob } from "../rounds/round-job";
-import { simulationJob } from "../simulations";
+import { simulationJob } from "../evaluation/simulations";
 import type { JobDefinition } from "./definition";
 
 /** Every job kind the worker runs. A feature defines its job (jobs/definition.ts) and adds it here. */

@@ -5,9 +5,9 @@ import * as labelsRoute from "@/app/api/projects/[projectId]/labels/route";
 import * as me from "@/app/api/me/route";
 import { db } from "../db";
 import { runOneJob } from "../jobs/worker-loop";
-import { digitsProject, fastWorkerDeps, labelAll } from "../labeling-test-fixture";
-import { nextTasks } from "../tasks";
-import { requestAs, routeContext, sessionCookie } from "../test-requests";
+import { digitsProject, fastWorkerDeps, labelAll } from "../labeling/labeling-test-fixture";
+import { nextTasks } from "../labeling/tasks";
+import { requestAs, routeContext, sessionCookie } from "../http/test-requests";
 import { createLogger } from "./logger";
 import { routePattern } from "./request-log";
 

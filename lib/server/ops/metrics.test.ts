@@ -4,9 +4,9 @@ import * as metricsRoute from "@/app/api/metrics/route";
 import * as labelsRoute from "@/app/api/projects/[projectId]/labels/route";
 import { db } from "../db";
 import { runOneJob } from "../jobs/worker-loop";
-import { digitsProject, fastWorkerDeps, labelAll } from "../labeling-test-fixture";
-import { nextTasks } from "../tasks";
-import { createTestUser, requestAs, routeContext } from "../test-requests";
+import { digitsProject, fastWorkerDeps, labelAll } from "../labeling/labeling-test-fixture";
+import { nextTasks } from "../labeling/tasks";
+import { createTestUser, requestAs, routeContext } from "../http/test-requests";
 import { parseExposition, sampleValue } from "./prometheus-text";
 
 async function scrape() {

@@ -3,8 +3,8 @@ import * as health from "@/app/api/health/route";
 import * as ready from "@/app/api/ready/route";
 import { db } from "../db";
 import { runWorker } from "../jobs/worker-loop";
-import { fastWorkerDeps } from "../labeling-test-fixture";
-import { requestAs, routeContext } from "../test-requests";
+import { fastWorkerDeps } from "../labeling/labeling-test-fixture";
+import { requestAs, routeContext } from "../http/test-requests";
 import { WORKER_STALE_MS } from "./worker-heartbeat";
 
 async function getReady() {

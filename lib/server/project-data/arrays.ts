@@ -1,4 +1,4 @@
-import type { CerealProblem, TestClustering } from "@/lib/cereal/problem";
+import type { CerealProblem, TestClustering } from "@/lib/cereal/method/problem";
 import { encodeNpy, readNpy, type NpyArray } from "@/lib/data/npy";
 import { writeProjectFile } from "./folder";
 import { embeddingsFile, referenceLabelsFile } from "./manifest";

@@ -18,6 +18,8 @@ export interface EstimatePoint {
 export interface RoundEstimates {
   readonly index: number;
   readonly nLabels: number;
+  /** the estimator behind the numbers, as the round recorded it */
+  readonly estimator: string | null;
   readonly backend: string | null;
   readonly finishedAt: Date | null;
   readonly estimates: readonly EstimatePoint[];
@@ -40,6 +42,7 @@ export async function estimateHistory(projectId: string, options: HistoryOptions
       nLabels: true,
       backend: true,
       finishedAt: true,
+      config: true,
       estimates: {
         where: options.metric ? { metric: options.metric } : undefined,
         orderBy: [{ clustering: { name: "asc" } }, { metric: "asc" }],
@@ -47,7 +50,11 @@ export async function estimateHistory(projectId: string, options: HistoryOptions
       },
     },
   });
-  return rounds.map(({ estimates, ...round }) => ({ ...round, estimates: estimates.map(({ clustering, ...e }) => ({ clustering: clustering.name, ...e })) }));
+  return rounds.map(({ estimates, config, ...round }) => ({
+    ...round,
+    estimator: (config as { estimator?: string } | null)?.estimator ?? null,
+    estimates: estimates.map(({ clustering, ...e }) => ({ clustering: clustering.name, ...e })),
+  }));
 }
 
 /** The latest finished round's estimates, or null before the first round. */

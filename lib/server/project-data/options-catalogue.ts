@@ -1,8 +1,8 @@
-import { designsFor } from "@/lib/cereal/acquire";
-import { ACQUISITIONS, type Acquisition } from "@/lib/cereal/acquisition";
-import type { Design } from "@/lib/cereal/designs";
-import { ESTIMATORS } from "@/lib/cereal/estimators";
-import { RECOMMENDED, type Configuration } from "@/lib/cereal/recommended";
+import { designsFor } from "@/lib/cereal/method/acquire";
+import { ACQUISITIONS, type Acquisition } from "@/lib/cereal/method/acquisition";
+import type { Design } from "@/lib/cereal/method/designs";
+import { ESTIMATORS } from "@/lib/cereal/method/estimators";
+import { RECOMMENDED, type Configuration } from "@/lib/cereal/method/recommended";
 
 /**
  * What a project (or a simulation of it) may be configured with: the acquisition functions, the
@@ -23,4 +23,10 @@ export function optionsCatalogue(): OptionsCatalogue {
     estimators: Object.keys(ESTIMATORS),
     recommended: { ...RECOMMENDED },
   };
+}
+
+/** The project settings a new project starts with: the recommended configuration (no schema default holds them). */
+export function recommendedProjectSettings() {
+  const { acquisition, design, fixmatch, fixmatchSteps, estimator } = RECOMMENDED;
+  return { acquisition, design, fixmatch, fixmatchSteps, estimator };
 }

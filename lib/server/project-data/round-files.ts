@@ -1,4 +1,4 @@
-import { recordFromJson, recordToJson, type OutOfSampleJson, type OutOfSampleRecord } from "@/lib/cereal/out-of-sample";
+import { recordFromJson, recordToJson, type OutOfSampleJson, type OutOfSampleRecord } from "@/lib/cereal/method/out-of-sample";
 import { encodeNpy } from "@/lib/data/npy";
 import { readProjectJson, writeProjectFile } from "./folder";
 import { readArray } from "./arrays";
@@ -9,7 +9,7 @@ import { projectFile, type ProjectFolder } from "./paths";
  * - round-R.npy: [N x 2] float32 per item (class: label or pseudo-label, -1 if none; confidence);
  * - round-R-scores.npy: [N] the acquisition scores of the pool (NaN outside it), the ranking
  *   overflow tasks are drawn with;
- * - round-R-record.json: the earlier models' out-of-sample view (lib/cereal/out-of-sample.ts).
+ * - round-R-record.json: the earlier models' out-of-sample view (lib/cereal/method/out-of-sample.ts).
  * Paths returned here are stored on the Round row, relative to the project folder.
  */
 export interface RoundFiles {

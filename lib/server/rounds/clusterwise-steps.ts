@@ -1,10 +1,8 @@
-import type { Acquisition } from "@/lib/cereal/acquisition";
-import type { Design } from "@/lib/cereal/designs";
-import { estimatorByName } from "@/lib/cereal/estimators";
-import type { CerealState } from "@/lib/cereal/problem";
-import { acquireRound, estimateRound, fitRound, needsSurrogate, roundResult, type AcquiredBatch, type EstimatedRound, type FittedRound, type RoundOptions } from "@/lib/cereal/round";
+import type { CerealState } from "@/lib/cereal/method/problem";
+import { acquireRound, estimateRound, fitRound, needsSurrogate, roundResult, type AcquiredBatch, type EstimatedRound, type FittedRound, type RoundOptions } from "@/lib/cereal/method/round";
 import { loadProblem } from "../project-data/arrays";
 import { readOutOfSampleRecord, writeRoundFiles } from "../project-data/round-files";
+import { clusterwiseRoundOptions } from "./round-config";
 import { trainingProgress } from "./round-progress";
 import type { RoundLoad, RoundMode, RoundSteps } from "./round-steps";
 import { completeRound } from "./round-store";
@@ -27,17 +25,9 @@ export const clusterwiseRound: RoundMode = {
       outOfSample: await readOutOfSampleRecord(project, round - 1),
     };
     const options: RoundOptions = {
-      acquisition: project.acquisition as Acquisition,
-      design: project.design as Design,
-      estimator: estimatorByName(project.estimator),
-      fixmatch: project.fixmatch,
-      steps: project.fixmatchSteps,
+      ...clusterwiseRoundOptions(project, project.seed),
       batch: plan.size,
-      seed: project.seed,
       exclude: Int32Array.from(plan.drawn.rows),
-      // With the guarded estimator, FixMatch falls back to supervised training while earlier models
-      // fail on the new labels (lib/cereal/round.ts); the other estimators train as configured.
-      trainerGuard: project.estimator === "guarded",
       onProgress: trainingProgress(input),
     };
     return new ClusterwiseSteps({ project, round, frozen, plan, input }, state, options);

@@ -1,6 +1,6 @@
-import { acquirePairs, estimatePairwiseRound, fitPairwiseRound, pairwiseRoundResult, type EstimatedPairwiseRound, type FittedPairwiseRound, type PairwiseRoundOptions, type PairwiseState } from "@/lib/cereal/pairwise-round";
-import type { PairDrawRecord } from "@/lib/cereal/pair-designs";
-import { defaultNumOutputs } from "@/lib/cereal/pairwise-surrogate";
+import { acquirePairs, estimatePairwiseRound, fitPairwiseRound, pairwiseRoundResult, type EstimatedPairwiseRound, type FittedPairwiseRound, type PairwiseRoundOptions, type PairwiseState } from "@/lib/cereal/pairwise/pairwise-round";
+import type { PairDrawRecord } from "@/lib/cereal/pairwise/pair-designs";
+import { defaultNumOutputs } from "@/lib/cereal/pairwise/pair-surrogate";
 import { loadProblem } from "../project-data/arrays";
 import { writeRoundFiles } from "../project-data/round-files";
 import { pairDesignFor, UNIFORM_SHARE } from "./round-config";

@@ -1,7 +1,9 @@
-import type { Acquisition } from "@/lib/cereal/acquisition";
-import type { Design } from "@/lib/cereal/designs";
-import { PAIR_DESIGN_SAMPLING, type PairDesign } from "@/lib/cereal/pair-designs";
-import { runSettings, type RunSettingKey } from "../run-settings";
+import type { Acquisition } from "@/lib/cereal/method/acquisition";
+import type { Design } from "@/lib/cereal/method/designs";
+import { estimatorByName } from "@/lib/cereal/method/estimators";
+import type { RoundOptions } from "@/lib/cereal/method/round";
+import { PAIR_DESIGN_SAMPLING, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
+import { runSettings, type RunSettingKey } from "../projects/run-settings";
 
 /**
  * What a round runs with, as recorded on its Round row: the project's run settings, and for a
@@ -42,4 +44,19 @@ export function roundConfig<P extends Record<RunSettingKey, unknown> & { mode: s
     design: pairDesign ? PAIR_DESIGN_SAMPLING[pairDesign] : (project.design as Design),
     ...(pairDesign ? { pairDesign, uniformShare: pairDesign === "random" ? 1 : UNIFORM_SHARE, pseudoLabels: "all" } : {}),
   };
+}
+
+/** The settings a clusterwise round's fit and estimate read, as the worker and `cereal recompute` both build them. */
+export function clusterwiseRoundOptions(settings: { acquisition: string; design: string; estimator: string; fixmatch: boolean; fixmatchSteps: number }, seed: number) {
+  return {
+    acquisition: settings.acquisition as Acquisition,
+    design: settings.design as Design,
+    estimator: estimatorByName(settings.estimator),
+    fixmatch: settings.fixmatch,
+    steps: settings.fixmatchSteps,
+    seed,
+    // With the guarded estimator, FixMatch falls back to supervised training while earlier models
+    // fail on the new labels (lib/cereal/round.ts); the other estimators train as configured.
+    trainerGuard: settings.estimator === "guarded",
+  } satisfies Partial<RoundOptions>;
 }

@@ -1,9 +1,9 @@
 import { db } from "../db";
 import { conflict, notFound } from "../errors";
 import { cancelJob, jobPayload, retryJob } from "../jobs/queue";
-import { requireProjectRole } from "../project-access";
+import { requireProjectRole } from "../auth/project-access";
 import { estimateHistory } from "../project-data/estimate-history";
-import type { SessionUser } from "../session";
+import type { SessionUser } from "../auth/session";
 import { roundJob, roundJobKey } from "./round-job";
 
 /**
@@ -31,7 +31,7 @@ export async function listRounds(user: SessionUser, projectId: string) {
         nLabels: r.nLabels,
         backend: r.backend,
         maskRate: r.maskRate,
-        // the estimator behind the numbers, and the surrogate measured out of sample (lib/cereal/surrogate-health.ts)
+        // the estimator behind the numbers, and the surrogate measured out of sample (lib/cereal/method/surrogate-health.ts)
         estimator: (r.config as { estimator?: string } | null)?.estimator ?? null,
         surrogateAccuracy: r.surrogateAccuracy,
         surrogateWeak: r.surrogateWeak,

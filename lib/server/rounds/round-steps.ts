@@ -1,12 +1,12 @@
-import type { Draw } from "@/lib/cereal/designs";
-import type { PairDrawRecord } from "@/lib/cereal/pair-designs";
+import type { Draw } from "@/lib/cereal/method/designs";
+import type { PairDrawRecord } from "@/lib/cereal/pairwise/pair-designs";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { drawnKeys } from "../batches";
+import { drawnKeys } from "../labeling/batches";
 import { codeVersion } from "../code-version";
 import { db, transaction } from "../db";
 import type { WorkerDeps } from "../jobs/definition";
-import { majority } from "../labels";
-import { countedLabels } from "../tasks";
+import { majority } from "../labeling/labels";
+import { countedLabels } from "../labeling/tasks";
 import { clusterwiseRound } from "./clusterwise-steps";
 import { pairwiseRound } from "./pairwise-steps";
 import { roundConfig } from "./round-config";

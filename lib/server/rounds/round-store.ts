@@ -1,8 +1,8 @@
-import type { IntervalReport } from "@/lib/cereal/intervals";
+import type { IntervalReport } from "@/lib/cereal/method/intervals";
 import { METRIC_KEYS, type MetricValues } from "@/lib/metrics";
-import type { Design } from "@/lib/cereal/designs";
-import { pairKey } from "@/lib/cereal/pair-designs";
-import { createBatch, drawnKeys } from "../batches";
+import type { Design } from "@/lib/cereal/method/designs";
+import { pairKey } from "@/lib/cereal/pairwise/pair-designs";
+import { createBatch, drawnKeys } from "../labeling/batches";
 import { db, transaction, type Tx } from "../db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 

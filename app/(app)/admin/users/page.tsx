@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { forbidden } from "next/navigation";
-import { requirePageUser } from "@/lib/server/page-session";
-import { listUsers } from "@/lib/server/users";
+import { requirePageUser } from "@/lib/server/auth/page-session";
+import { listUsers } from "@/lib/server/auth/users";
 import { UserAdmin } from "./user-admin";
 
 export const metadata: Metadata = { title: "Users" };

@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { projectSnapshot } from "@/lib/server/events";
-import type { SessionUser } from "@/lib/server/session";
+import { projectSnapshot } from "@/lib/server/live/events";
+import type { SessionUser } from "@/lib/server/auth/session";
 
 /**
  * The project page's view of the estimates: owners get the way to the dashboard; annotators see

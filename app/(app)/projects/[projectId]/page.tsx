@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { forbidden, notFound } from "next/navigation";
 import { AppError } from "@/lib/server/errors";
-import { requirePageUser } from "@/lib/server/page-session";
-import { getProject } from "@/lib/server/projects";
+import { requirePageUser } from "@/lib/server/auth/page-session";
+import { getProject } from "@/lib/server/projects/projects";
 import { EstimatesSummary } from "./estimates-summary";
 
 export const metadata: Metadata = { title: "Project" };

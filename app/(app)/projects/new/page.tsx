@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { forbidden } from "next/navigation";
-import { requirePageUser } from "@/lib/server/page-session";
-import { uploadLimitBytes } from "@/lib/server/uploads";
+import { requirePageUser } from "@/lib/server/auth/page-session";
+import { uploadLimitBytes } from "@/lib/server/imports/uploads";
 import { NewProjectForm } from "./new-project-form";
 
 export const metadata: Metadata = { title: "New project" };

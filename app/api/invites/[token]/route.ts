@@ -1,5 +1,5 @@
-import { acceptInvite, acceptInviteInput, describeInvite } from "@/lib/server/invites";
-import { jsonBody, route } from "@/lib/server/route";
+import { acceptInvite, acceptInviteInput, describeInvite } from "@/lib/server/projects/invites";
+import { jsonBody, route } from "@/lib/server/http/route";
 
 type Params = { token: string };
 
@@ -8,5 +8,5 @@ export const GET = route<Params>("public", async ({ params }) => ({ invite: awai
 
 /** Signed in: joins as that user. Signed out: { name, email, password } creates an annotator account. */
 export const POST = route<Params>("public", async ({ user, params, request }) => ({
-  accepted: await acceptInvite(params.token, user, await jsonBody(request, acceptInviteInput)),
+  accepted: await acceptInvite(params.token, user, () => jsonBody(request, acceptInviteInput)),
 }));

@@ -52,7 +52,7 @@ function JobLine({ job }: { job: CandidateJob }) {
 }
 
 /**
- * Makes a test clustering in the app (lib/server/candidate-clusterings): k-means or spectral on one
+ * Makes a test clustering in the app (lib/server/projects/candidate-clusterings): k-means or spectral on one
  * embedding space, run by the worker. A finished run calls onAdded, so the page reloads its
  * clusterings; the next round estimates the new one from the labels already given.
  */

@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { apiJson } from "@/app/components/api";
-import type { CellItem, CellPage } from "@/lib/server/items";
+import type { CellItem, CellPage } from "@/lib/server/labeling/items";
 import { ItemThumb } from "./item-thumb";
 
 const PAGE = 24;

@@ -1,6 +1,6 @@
 "use client";
 
-import { estimatorSummary } from "@/lib/cereal/estimator-summaries";
+import { estimatorSummary } from "@/lib/cereal/method/estimator-summaries";
 import { formatMetric, type MetricKey, type RoundRow, type StopRule, type TrueMetrics } from "./dashboard-types";
 import { formatScore, LABEL_FREE_MEASURES, measureValue, type LabelFreeMeasure, type LabelFreeScore, type LabelFreeView } from "./use-label-free";
 

@@ -7,6 +7,7 @@ const EXPORTS = [
   { kind: "items", format: "csv", label: "Items + pseudo-labels (CSV)" },
   { kind: "estimates", format: null, label: "Estimate history (CSV)" },
   { kind: "config", format: null, label: "Configuration (JSON)" },
+  { kind: "report", format: null, label: "Report: figures, tables, PDF (.zip)" },
 ] as const;
 
 /** The owner's downloads, streamed by the exports API (a plain link, so the browser saves the file). */

@@ -1,4 +1,4 @@
-import type { ItemView } from "@/lib/server/item-view";
+import type { ItemView } from "@/lib/server/labeling/item-view";
 
 const SIZES = {
   small: { px: 36, box: "h-9 w-9", text: "text-[9px]", chars: 24 },

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useState } from "react";
 import { apiJson } from "@/app/components/api";
-import type { ItemView } from "@/lib/server/item-view";
+import type { ItemView } from "@/lib/server/labeling/item-view";
 import { formatMetric } from "./dashboard-types";
 import { ItemThumb } from "./item-thumb";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { requirePageUser } from "@/lib/server/page-session";
-import { requireProjectRole } from "@/lib/server/project-access";
-import { getProject } from "@/lib/server/projects";
+import { requirePageUser } from "@/lib/server/auth/page-session";
+import { requireProjectRole } from "@/lib/server/auth/project-access";
+import { getProject } from "@/lib/server/projects/projects";
 import { pageError } from "../page-error";
 import { Dashboard } from "./dashboard";
 

@@ -68,7 +68,7 @@ export function useLabelFree(projectId: string, measure: LabelFreeMeasure, clust
     const poll = async () => {
       let view: LabelFreeView;
       try {
-        const response = await fetch(`/api/projects/${projectId}/label-free?measure=${measure}`);
+        const response = await fetch(`/api/projects/${projectId}/label-free?measure=${measure}`, { method: "POST" });
         const data = await response.json();
         if (!response.ok) view = { state: "error", message: data?.error?.message ?? `The server answered ${response.status}.` };
         else if (data.state === "ready") view = data;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, type RefObject } from "react";
-import type { ItemView } from "@/lib/server/item-view";
+import type { ItemView } from "@/lib/server/labeling/item-view";
 import { Kbd } from "./kbd";
 
 export interface ClassOption {

@@ -1,6 +1,6 @@
 "use client";
 
-import type { ItemView } from "@/lib/server/item-view";
+import type { ItemView } from "@/lib/server/labeling/item-view";
 import type { ClassOption } from "./class-picker";
 import { Kbd } from "./kbd";
 import { ModalDialog } from "./modal-dialog";

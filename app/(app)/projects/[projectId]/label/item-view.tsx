@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { ItemView as Item } from "@/lib/server/item-view";
+import type { ItemView as Item } from "@/lib/server/labeling/item-view";
 
 /**
  * One item, in a box of fixed size so nothing around it moves from item to item. Small images

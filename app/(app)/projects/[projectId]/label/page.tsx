@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { forbidden, notFound } from "next/navigation";
 import { AppError } from "@/lib/server/errors";
-import { requirePageUser } from "@/lib/server/page-session";
-import { getProject } from "@/lib/server/projects";
+import { requirePageUser } from "@/lib/server/auth/page-session";
+import { getProject } from "@/lib/server/projects/projects";
 import { LabelWorkspace } from "./label-workspace";
 
 export const metadata: Metadata = { title: "Label" };

@@ -1,4 +1,4 @@
-import type { ProjectSnapshot } from "@/lib/server/events";
+import type { ProjectSnapshot } from "@/lib/server/live/events";
 
 /**
  * While a round trains, a small pill with its progress. It never blocks: labeling goes on with

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import type { ItemView } from "@/lib/server/item-view";
+import type { ItemView } from "@/lib/server/labeling/item-view";
 
 const PER_CLASS = 3;
 const REFRESH_EVERY_LABELS = 5;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { QueueState, TaskView } from "@/lib/server/tasks";
+import type { QueueState, TaskView } from "@/lib/server/labeling/tasks";
 import { apiRequest, errorMessage } from "./api-request";
 import { LabelOutbox, newIdempotencyKey, type AnswerBody, type OutboxOp } from "./label-outbox";
 
@@ -102,7 +102,7 @@ export function useLabelingSession(options: {
       const pending = box.pendingTaskIds();
       // The server lists our still-leased tasks first (those on screen and those being saved), then new ones.
       const count = Math.min(10, TARGET + pending.size);
-      const result = await apiRequest(`/api/projects/${projectId}/tasks/next?count=${count}`);
+      const result = await apiRequest(`/api/projects/${projectId}/tasks/next?count=${count}`, { method: "POST" });
       if (result.status === 401) return toSignIn();
       if (result.status !== 200) {
         if (queueRef.current.length === 0) {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import type { ProjectSnapshot } from "@/lib/server/events";
+import type { ProjectSnapshot } from "@/lib/server/live/events";
 
 /**
  * The project's live snapshot (label counts, batch, round progress) from the server-sent events

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { db } from "@/lib/server/db";
-import { listInvites } from "@/lib/server/invites";
-import { listMembers } from "@/lib/server/members";
-import { requirePageUser } from "@/lib/server/page-session";
+import { listInvites } from "@/lib/server/projects/invites";
+import { listMembers } from "@/lib/server/projects/members";
+import { requirePageUser } from "@/lib/server/auth/page-session";
+import { getProject } from "@/lib/server/projects/projects";
 import { pageError } from "../page-error";
 import { MembersAdmin } from "./members-admin";
 
@@ -14,7 +14,7 @@ export default async function MembersPage({ params }: { params: Promise<{ projec
   const user = await requirePageUser(`/projects/${projectId}/members`);
   const members = await listMembers(user, projectId).catch(pageError);
   const invites = await listInvites(user, projectId);
-  const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
+  const project = await getProject(user, projectId);
   return (
     <div className="space-y-6">
       <div>

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requirePageUser } from "@/lib/server/page-session";
+import { requirePageUser } from "@/lib/server/auth/page-session";
 import { optionsCatalogue } from "@/lib/server/project-data/options-catalogue";
-import { getProjectSettings } from "@/lib/server/project-settings";
+import { getProjectSettings } from "@/lib/server/projects/project-settings";
 import { pageError } from "../page-error";
 import { AddClusteringForm, DeleteProject, SettingsForm } from "./settings-forms";
 

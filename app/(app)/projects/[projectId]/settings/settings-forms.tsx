@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { estimatorSummary } from "@/lib/cereal/estimator-summaries";
+import { estimatorSummary } from "@/lib/cereal/method/estimator-summaries";
 import { useState } from "react";
 import { apiJson } from "@/app/components/api";
 
@@ -208,7 +208,7 @@ export function SettingsForm({
               type="button"
               onClick={() => setS((prev) => ({ ...prev, ...recommended }))}
               className="text-xs font-medium text-indigo-600 hover:text-indigo-500"
-              title={`${recommended.acquisition}, ${recommended.design} sampling, ${recommended.fixmatch ? `FixMatch ${recommended.fixmatchSteps} steps` : "supervised"}, ${recommended.estimator} estimator (lib/cereal/ESTIMATORS.md)`}
+              title={`${recommended.acquisition}, ${recommended.design} sampling, ${recommended.fixmatch ? `FixMatch ${recommended.fixmatchSteps} steps` : "supervised"}, ${recommended.estimator} estimator (lib/cereal/method/ESTIMATORS.md)`}
             >
               Use the recommended configuration
             </button>

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requirePageUser } from "@/lib/server/page-session";
+import { requirePageUser } from "@/lib/server/auth/page-session";
 import { optionsCatalogue } from "@/lib/server/project-data/options-catalogue";
-import { requireProjectRole } from "@/lib/server/project-access";
-import { getProject } from "@/lib/server/projects";
+import { requireProjectRole } from "@/lib/server/auth/project-access";
+import { getProject } from "@/lib/server/projects/projects";
 import { pageError } from "../page-error";
 import { SimulationRuns } from "./simulation-runs";
 

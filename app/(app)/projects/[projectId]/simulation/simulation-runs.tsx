@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useState } from "react";
 import { apiJson } from "@/app/components/api";
-import { estimatorSummary } from "@/lib/cereal/estimator-summaries";
+import { estimatorSummary } from "@/lib/cereal/method/estimator-summaries";
 import { ConvergenceChart } from "../dashboard/convergence-chart";
 import { CLUSTERING_COLORS, formatMetric, METRICS, type MetricKey, type RoundRow } from "../dashboard/dashboard-types";
 import { MetricTabs } from "../dashboard/metric-tabs";
@@ -73,7 +73,7 @@ export function SimulationRuns({
   /** the designs each acquisition can draw with */
   designs: Record<string, string[]>;
   estimators: string[];
-  /** the recommended configuration (lib/cereal/recommended.ts) */
+  /** the recommended configuration (lib/cereal/method/recommended.ts) */
   recommended: { acquisition: string; design: string; estimator: string; fixmatch: boolean; fixmatchSteps: number; trainerGuard: boolean };
   n: number;
 }) {

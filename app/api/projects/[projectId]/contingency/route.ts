@@ -1,5 +1,5 @@
-import { contingencyQuery, contingencyView } from "@/lib/server/contingency-view";
-import { route } from "@/lib/server/route";
+import { contingencyQuery, contingencyView } from "@/lib/server/evaluation/contingency-view";
+import { route } from "@/lib/server/http/route";
 
 /** GET /api/projects/:id/contingency?clustering=NAME (owner) */
 export const GET = route<{ projectId: string }>("user", async ({ user, params, request }) => {

@@ -1,5 +1,5 @@
-import { projectSnapshot, snapshotStream } from "@/lib/server/events";
-import { route } from "@/lib/server/route";
+import { projectSnapshot, snapshotStream } from "@/lib/server/live/events";
+import { route } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { listItems, listItemsQuery } from "@/lib/server/items";
-import { route } from "@/lib/server/route";
+import { listItems, listItemsQuery } from "@/lib/server/labeling/items";
+import { route } from "@/lib/server/http/route";
 
 /**
  * ?after=INDEX&limit=100: one page of items in index order, and the cursor of the next;

@@ -1,5 +1,5 @@
-import { labelOverview, labelOverviewQuery } from "@/lib/server/label-overview";
-import { route } from "@/lib/server/route";
+import { labelOverview, labelOverviewQuery } from "@/lib/server/labeling/label-overview";
+import { route } from "@/lib/server/http/route";
 
 /** GET /api/projects/:id/label-overview?page=0&pageSize=12 (owner) */
 export const GET = route<{ projectId: string }>("user", async ({ user, params, request }) =>

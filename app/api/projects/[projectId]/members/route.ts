@@ -1,10 +1,10 @@
-import { addMember, addMemberInput, listMembers } from "@/lib/server/members";
-import { jsonBody, route } from "@/lib/server/route";
+import { addMember, addMemberInput, listMembers } from "@/lib/server/projects/members";
+import { jsonBody, route } from "@/lib/server/http/route";
 
 type Params = { projectId: string };
 
 export const GET = route<Params>("user", async ({ user, params }) => ({ members: await listMembers(user, params.projectId) }));
 
-export const POST = route<Params>("user", async ({ user, params, request }) => ({
+export const POST = route<Params>("owner", async ({ user, params, request }) => ({
   members: await addMember(user, params.projectId, await jsonBody(request, addMemberInput)),
 }));

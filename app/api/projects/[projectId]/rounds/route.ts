@@ -1,4 +1,4 @@
 import { listRounds } from "@/lib/server/rounds/round-history";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/http/route";
 
 export const GET = route<{ projectId: string }>("user", async ({ user, params }) => listRounds(user, params.projectId));

@@ -1,4 +1,4 @@
-import { revokeInvite } from "@/lib/server/invites";
-import { route } from "@/lib/server/route";
+import { revokeInvite } from "@/lib/server/projects/invites";
+import { route } from "@/lib/server/http/route";
 
 export const DELETE = route<{ projectId: string; inviteId: string }>("user", async ({ user, params }) => revokeInvite(user, params.projectId, params.inviteId));

@@ -1,6 +1,6 @@
-import { correctLabel, correctLabelInput } from "@/lib/server/labels";
-import { jsonBody, route } from "@/lib/server/route";
+import { correctLabel, correctLabelInput } from "@/lib/server/labeling/labels";
+import { jsonBody, route } from "@/lib/server/http/route";
 
-export const PATCH = route<{ projectId: string; labelId: string }>("user", async ({ user, params, request }) =>
+export const PATCH = route<{ projectId: string; labelId: string }>("owner", async ({ user, params, request }) =>
   correctLabel(user, params.projectId, params.labelId, await jsonBody(request, correctLabelInput)),
 );

@@ -1,5 +1,5 @@
-import { undoLabelInput, undoLastLabel } from "@/lib/server/labels";
-import { jsonBody, route } from "@/lib/server/route";
+import { undoLabelInput, undoLastLabel } from "@/lib/server/labeling/labels";
+import { jsonBody, route } from "@/lib/server/http/route";
 
 export const POST = route<{ projectId: string }>("user", async ({ user, params, request }) =>
   undoLastLabel(user, params.projectId, await jsonBody(request, undoLabelInput)),

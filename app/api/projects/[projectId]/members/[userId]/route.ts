@@ -1,5 +1,5 @@
-import { removeMember } from "@/lib/server/members";
-import { route } from "@/lib/server/route";
+import { removeMember } from "@/lib/server/projects/members";
+import { route } from "@/lib/server/http/route";
 
 export const DELETE = route<{ projectId: string; userId: string }>("user", async ({ user, params }) => ({
   members: await removeMember(user, params.projectId, params.userId),

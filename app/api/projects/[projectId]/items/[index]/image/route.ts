@@ -1,5 +1,5 @@
-import { itemImage } from "@/lib/server/items";
-import { route } from "@/lib/server/route";
+import { itemImage } from "@/lib/server/labeling/items";
+import { route } from "@/lib/server/http/route";
 
 export const GET = route<{ projectId: string; index: string }>("user", async ({ user, params, request }) =>
   itemImage(user, params.projectId, params.index, request.headers.get("if-none-match")),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { cancelRound, retryRound } from "@/lib/server/rounds/round-history";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/http/route";
 
 const params = z.object({ index: z.coerce.number().int().min(0, "round index is 0 or more"), action: z.enum(["retry", "cancel"], "action is retry or cancel") });
 

@@ -1,6 +1,6 @@
-import { resolveTie, resolveTieInput } from "@/lib/server/labels";
-import { jsonBody, route } from "@/lib/server/route";
+import { resolveTie, resolveTieInput } from "@/lib/server/labeling/labels";
+import { jsonBody, route } from "@/lib/server/http/route";
 
-export const POST = route<{ projectId: string; taskId: string }>("user", async ({ user, params, request }) =>
+export const POST = route<{ projectId: string; taskId: string }>("owner", async ({ user, params, request }) =>
   resolveTie(user, params.projectId, params.taskId, await jsonBody(request, resolveTieInput)),
 );

@@ -1,0 +1,153 @@
+/**
+ * The oracle simulator in pairwise mode: the reference labels answer "same class or not?" for
+ * every pair drawn, rounds run runPairwiseRound, and the output has the clusterwise simulator's
+ * shape (rounds with estimate, interval, true, absErr; summary.aec and aecPer1000Labels), so the
+ * same tables read both. nLabels counts answered pairs: one pair answer is one label.
+ */
+import { contingency, metricsFromTable } from "@/lib/metrics";
+import { drawUniformPairs, recordPairDraws, type PairDesign, type PairDesignOptions, type PairDrawRecord } from "../pairwise/pair-designs";
+import type { PseudoLabelStrategy } from "../pairwise/pairwise-estimate";
+import { addPairAnswers, initialPairwiseState, runPairwiseRound } from "../pairwise/pairwise-round";
+import type { PairwiseSurrogateFactory } from "../pairwise/pair-surrogate";
+import { defaultNumOutputs } from "../pairwise/pair-surrogate";
+import type { CerealProblem } from "../method/problem";
+import { Random } from "../../random/named-streams";
+import { metricMap, summarise, trueMetrics, type RoundRecord, type SimulationSummary } from "./simulate";
+
+export interface PairwiseSimulateOptions {
+  readonly design: PairDesign;
+  readonly strategy: PseudoLabelStrategy;
+  readonly threshold?: number;
+  readonly seed: number;
+  /** pairs in the uniform seed batch (default: the batch size) */
+  readonly seedSize?: number;
+  /** pairs per later batch (default 1000) */
+  readonly batch?: number;
+  /** answered pairs in all, the seed included (default 10000) */
+  readonly budget?: number;
+  /** K' (default twice the bundle's number of classes) */
+  readonly numOutputs?: number;
+  readonly holdOut?: number;
+  readonly designOptions?: PairDesignOptions;
+  readonly intervals?: { readonly draws?: number; readonly level?: number } | false;
+  /** record the seconds fields (default true); false nulls them so equal seeds give equal JSON */
+  readonly timings?: boolean;
+  readonly onRound?: (record: PairwiseRoundRecord) => void;
+}
+
+export interface PairwiseRoundRecord extends RoundRecord {
+  /** the surrogate's accuracy on held-out answered pairs (P_ij > 0.5 vs the answer) */
+  readonly pairAccuracy: number | null;
+  /** share of answered pairs whose answer is "same" */
+  readonly positiveShare: number;
+  /** share of items the estimate used (1 with the `all` strategy) */
+  readonly estimatedShare: number;
+  /** distinct argmax cluster ids over all items */
+  readonly clustersUsed: number;
+}
+
+export interface PairwiseSimulationResult {
+  readonly config: Record<string, unknown>;
+  readonly rounds: PairwiseRoundRecord[];
+  readonly draws: PairDrawRecord[];
+  readonly summary: SimulationSummary;
+}
+
+export async function simulatePairwise(
+  problem: CerealProblem,
+  labels: Int32Array,
+  factory: PairwiseSurrogateFactory,
+  options: PairwiseSimulateOptions,
+): Promise<PairwiseSimulationResult> {
+  const batch = options.batch ?? 1000;
+  const seedSize = options.seedSize ?? batch;
+  const budget = options.budget ?? 10000;
+  const timings = options.timings ?? true;
+  const numOutputs = options.numOutputs ?? defaultNumOutputs(problem.numClasses);
+  const n = problem.embeddings.n;
+  if (labels.length !== n) throw new Error(`${labels.length} reference labels for ${n} items`);
+  if (seedSize <= 0 || batch <= 0) throw new Error("seed size and batch must be positive");
+  const truth = trueMetrics(problem, labels);
+  const oracle = (draws: readonly PairDrawRecord[]) => Uint8Array.from(draws, (d) => (labels[d.row] === labels[d.rowB] ? 1 : 0));
+
+  const seedDraws = recordPairDraws(drawUniformPairs(n, Math.min(seedSize, budget), Random.from(options.seed, "seed-batch")), "uniform", 0, 0);
+  let state = initialPairwiseState(problem, seedDraws, oracle(seedDraws));
+  const surrogate = await factory(problem.embeddings, numOutputs);
+  const rounds: PairwiseRoundRecord[] = [];
+  try {
+    for (;;) {
+      const nLabels = state.pairs.a.length;
+      const result = await runPairwiseRound(state, surrogate, {
+        design: options.design,
+        strategy: options.strategy,
+        threshold: options.threshold,
+        holdOut: options.holdOut,
+        batch: Math.max(0, Math.min(batch, budget - nLabels)),
+        seed: options.seed,
+        designOptions: options.designOptions,
+        intervals: options.intervals,
+      });
+      let accuracy: number | null = null;
+      let confidence: number | null = null;
+      let clustersUsed = 0;
+      if (result.proba && result.pseudoLabels) {
+        // cluster ids carry no class: accuracy is ACC, the best one-to-one matching of ids to classes
+        accuracy = metricsFromTable(contingency(labels, result.pseudoLabels)).acc;
+        let sumMax = 0;
+        for (let i = 0; i < n; i++) sumMax += result.proba[i * numOutputs + result.pseudoLabels[i]];
+        confidence = sumMax / n;
+        clustersUsed = new Set(result.pseudoLabels).size;
+      }
+      let positives = 0;
+      for (const s of state.pairs.same) positives += s;
+      const record: PairwiseRoundRecord = {
+        round: result.round,
+        nLabels,
+        estimate: result.estimate,
+        interval: result.intervals?.interval ?? null,
+        pBest: result.intervals?.pBest ?? null,
+        true: truth,
+        absErr: Object.fromEntries(
+          problem.clusterings.map((c) => [c.name, metricMap((k) => Math.abs(result.estimate[c.name][k] - truth[c.name][k]))]),
+        ),
+        stop: null,
+        surrogateAccuracyOnUnlabeled: accuracy,
+        surrogateConfidenceOnUnlabeled: confidence,
+        maskRate: null,
+        trainSeconds: timings && result.fit ? result.fit.trainSeconds : null,
+        roundSeconds: timings ? result.roundSeconds : null,
+        backend: result.fit?.backend ?? null,
+        pairAccuracy: result.pairAccuracy,
+        positiveShare: nLabels ? positives / nLabels : 0,
+        estimatedShare: result.estimatedRows.length / n,
+        clustersUsed,
+      };
+      rounds.push(record);
+      options.onRound?.(record);
+      if (result.next.length === 0) break;
+      state = addPairAnswers(state, result.next, oracle(result.next));
+    }
+  } finally {
+    surrogate.dispose();
+  }
+
+  return {
+    config: {
+      mode: "pairwise",
+      pairDesign: options.design,
+      strategy: options.strategy,
+      threshold: options.strategy === "thresholded" ? (options.threshold ?? 0.5) : null,
+      seed: options.seed,
+      seedSize,
+      batch,
+      budget,
+      numOutputs,
+      holdOut: options.holdOut ?? 0.1,
+      uniformShare: options.designOptions?.uniformShare ?? 0,
+      clusterings: problem.clusterings.map((c) => c.name),
+    },
+    rounds,
+    draws: [...state.draws],
+    summary: summarise(rounds, problem.clusterings.map((c) => c.name), batch),
+  };
+}

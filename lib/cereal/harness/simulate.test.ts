@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import { METRIC_KEYS } from "@/lib/metrics";
+import { loadBundle, type Bundle } from "@/lib/data/bundle";
+import { argmaxEstimator, labelsOnlyEstimator } from "../method/estimators";
+import { fixedSurrogateFactory, oneHot } from "../fakes/fixed-surrogate";
+import { createKnnSurrogateFactory } from "../fakes/knn-surrogate";
+import type { CerealProblem } from "../method/problem";
+import { simulate } from "./simulate";
+
+let digits: Bundle | undefined;
+async function digitsProblem(clusterings = ["kmeans_k10"]): Promise<{ problem: CerealProblem; labels: Int32Array }> {
+  digits ??= await loadBundle("data/digits");
+  const problem: CerealProblem = {
+    embeddings: { data: digits.embeddings, n: digits.n, d: digits.d },
+    numClasses: digits.numClasses,
+    clusterings: digits.clusterings.filter((c) => clusterings.includes(c.name)),
+  };
+  return { problem, labels: digits.labels! };
+}
+
+describe("simulate", () => {
+  it("with a surrogate that returns the true labels, every round's estimate equals the truth", async () => {
+    const { problem, labels } = await digitsProblem(["kmeans_k10", "gmm_k10"]);
+    const result = await simulate(problem, labels, fixedSurrogateFactory(oneHot(labels, 10)), {
+      acquisition: "hardnmi",
+      estimator: argmaxEstimator,
+      fixmatch: false,
+      seed: 3,
+      budget: 250,
+      intervals: { draws: 20 },
+    });
+    expect(result.rounds.map((r) => r.nLabels)).toEqual([50, 100, 150, 200, 250]);
+    for (const r of result.rounds) {
+      expect(r.surrogateAccuracyOnUnlabeled).toBe(1);
+      expect(r.surrogateConfidenceOnUnlabeled).toBe(1);
+      for (const c of ["kmeans_k10", "gmm_k10"])
+        for (const k of METRIC_KEYS) {
+          expect(r.estimate[c][k]).toBeCloseTo(r.true[c][k], 12);
+          expect(r.absErr[c][k]).toBeLessThan(1e-12);
+        }
+    }
+    expect(result.rounds[0].true.kmeans_k10.nmi).toBeCloseTo(0.7468766355717141, 10);
+    expect(result.summary.aec.nmi).toBeLessThan(1e-12);
+  });
+
+  it("the same seed gives byte-identical JSON; another seed does not", async () => {
+    const { problem, labels } = await digitsProblem(["kmeans_k10", "gmm_k10"]);
+    const run = (seed: number) =>
+      simulate(problem, labels, createKnnSurrogateFactory(), {
+        acquisition: "crossentropy",
+        estimator: argmaxEstimator,
+        fixmatch: false,
+        seed,
+        budget: 200,
+        intervals: { draws: 30 },
+        timings: false,
+      }).then((r) => JSON.stringify(r));
+    const [a, b, c] = await Promise.all([run(11), run(11), run(12)]);
+    expect(a).toBe(b);
+    expect(a).not.toBe(c);
+    expect(a).toContain('"roundSeconds":null');
+  });
+
+  it("records every draw: the uniform seed batch first, then the design's q, in order, up to the budget", async () => {
+    const { problem, labels } = await digitsProblem();
+    const result = await simulate(problem, labels, createKnnSurrogateFactory(), {
+      acquisition: "crossentropy",
+      estimator: argmaxEstimator,
+      fixmatch: false,
+      seed: 1,
+      seedSize: 30,
+      batch: 40,
+      budget: 130,
+      intervals: false,
+    });
+    expect(result.rounds.map((r) => r.nLabels)).toEqual([30, 70, 110, 130]);
+    expect(result.draws.map((d) => d.order)).toEqual(Array.from({ length: 130 }, (_, i) => i));
+    expect(new Set(result.draws.map((d) => d.row)).size).toBe(130);
+    const seed = result.draws.slice(0, 30);
+    expect(seed.every((d) => d.design === "uniform" && d.round === 0 && d.q === 30 / 1797 && d.score === null)).toBe(true);
+    const later = result.draws.slice(30);
+    expect(later.every((d) => d.design === "proportional" && d.q > 0 && d.q <= 1 && typeof d.score === "number")).toBe(true);
+    expect(later.map((d) => d.round)).toEqual([...Array(40).fill(1), ...Array(40).fill(2), ...Array(20).fill(3)]);
+  });
+
+  it("Random as a baseline fits no surrogate and estimates on the labels alone", async () => {
+    const { problem, labels } = await digitsProblem();
+    let created = 0;
+    const factory = fixedSurrogateFactory(oneHot(labels, 10));
+    const result = await simulate(problem, labels, (e, c) => (created++, factory(e, c)), {
+      acquisition: "random",
+      estimator: labelsOnlyEstimator,
+      fixmatch: false,
+      seed: 0,
+      budget: 100,
+      intervals: { draws: 20 },
+    });
+    expect(created).toBe(0);
+    expect(result.rounds[0].backend).toBeNull();
+    expect(result.rounds[0].surrogateAccuracyOnUnlabeled).toBeNull();
+    // 50 labels alone overestimate NMI (the small-sample bias the pseudo-labels remove)
+    expect(result.rounds[0].estimate.kmeans_k10.nmi).toBeGreaterThan(result.rounds[0].true.kmeans_k10.nmi);
+  });
+
+  it("end to end on digits with a fast surrogate (budget 200): the final error is at most half the first round's", async () => {
+    const { problem, labels } = await digitsProblem();
+    const result = await simulate(problem, labels, createKnnSurrogateFactory(), {
+      acquisition: "random",
+      estimator: argmaxEstimator,
+      fixmatch: false,
+      seed: 0,
+      budget: 200,
+    });
+    const first = result.rounds[0].absErr.kmeans_k10.nmi;
+    const last = result.rounds[result.rounds.length - 1].absErr.kmeans_k10.nmi;
+    expect(result.rounds).toHaveLength(4);
+    expect(first).toBeGreaterThan(0);
+    expect(last).toBeLessThanOrEqual(first / 2);
+    // the interval and the stop rule come with every round
+    const [lo, hi] = result.rounds[3].interval!.kmeans_k10.nmi;
+    expect(lo).toBeLessThan(hi);
+    expect(result.rounds[3].stop!.kmeans_k10.nmi.converged).toBe(false);
+    // AEC over 3 batches, by the trapezoid rule, and the same area per 1000 labels
+    const errs = result.rounds.map((r) => r.absErr.kmeans_k10.nmi);
+    const trapezoid = (errs[0] + errs[3]) / 2 + errs[1] + errs[2];
+    expect(result.summary.aec.nmi).toBeCloseTo(trapezoid, 12);
+    expect(result.summary.aecPer1000Labels.nmi).toBeCloseTo((trapezoid * 50) / 1000, 12);
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * Intervals for every estimate, and the probability that each clustering is the best, from B
+ * joint draws (beyond the paper). A draw resamples the labeled set with replacement (bootstrap:
+ * the uncertainty of having labelled these items and not others) and samples each unlabeled
+ * item's pseudo-label from pi(.|x) (the surrogate's own uncertainty). The same draws serve every
+ * clustering, so their estimates are compared within a draw: P(best) is the share of draws in
+ * which a clustering has the highest value of a metric (ties shared).
+ */
+import { clampMetric, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
+import { pointMetrics, type Estimator, type EstimatorInput } from "./estimators";
+import type { TestClustering } from "./problem";
+import { Random } from "../../random/named-streams";
+
+export interface IntervalOptions {
+  /** joint draws B (default 200) */
+  readonly draws?: number;
+  /** coverage of the interval (default 0.9) */
+  readonly level?: number;
+  readonly seed: number;
+  /** the point estimates already made (estimateMetrics), so an estimator centred on its estimate does not make them again */
+  readonly estimates?: Readonly<Record<string, MetricValues>>;
+}
+
+export type Interval = readonly [number, number];
+
+export interface IntervalReport {
+  /** interval[clustering][metric] = [lower, upper], percentiles of the draws */
+  readonly interval: Record<string, Record<MetricKey, Interval>>;
+  /** pBest[metric][clustering] = share of draws in which the clustering is the best */
+  readonly pBest: Record<MetricKey, Record<string, number>>;
+  readonly draws: number;
+  readonly level: number;
+}
+
+/** quantile of sorted values, linear interpolation between order statistics (numpy's default) */
+export function quantile(sorted: ArrayLike<number>, p: number): number {
+  const n = sorted.length;
+  if (n === 0) return Number.NaN;
+  const h = (n - 1) * p;
+  const lo = Math.floor(h);
+  const hi = Math.min(lo + 1, n - 1);
+  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+
+/** One joint draw's input: multiplicities for the labeled rows, pseudo-labels sampled from pi. */
+export function drawInput(input: EstimatorInput, random: Random, samplePseudoLabels: boolean): EstimatorInput {
+  const m = input.labeled.rows.length;
+  const multiplicity = new Int32Array(m);
+  for (let i = 0; i < m; i++) multiplicity[random.int(m)]++;
+  let pseudoLabels: Int32Array | undefined;
+  if (samplePseudoLabels && input.proba) {
+    const C = input.numClasses;
+    pseudoLabels = new Int32Array(input.unlabeled.length);
+    for (let i = 0; i < pseudoLabels.length; i++) pseudoLabels[i] = random.categorical(input.proba, i * C, C);
+  }
+  return { ...input, multiplicity, pseudoLabels };
+}
+
+/**
+ * An interval around a point estimate that is not the draws' own (Estimator.intervalCentre
+ * "estimate"): each side's distance from the draws' median to their quantile, widened by the
+ * estimate's distance to that median in quadrature,
+ *   [e - sqrt((m - lo)^2 + (e - m)^2), e + sqrt((hi - m)^2 + (e - m)^2)].
+ * The draws estimate without bias (the ppi table) and e may be biased (the soft table): e - m
+ * estimates that bias plus noise, E[(e - m)^2] = bias^2 + Var(e - m), so the widening is
+ * conservative on average and vanishes when the two agree (ESTIMATORS.md, "Intervals"). The
+ * caller clamps it to the metric's range.
+ */
+export function aroundEstimate(estimate: number, lower: number, median: number, upper: number): Interval {
+  const gap = estimate - median;
+  return [estimate - Math.hypot(median - lower, gap), estimate + Math.hypot(upper - median, gap)];
+}
+
+export function bootstrapIntervals(
+  input: EstimatorInput,
+  clusterings: readonly TestClustering[],
+  estimator: Estimator,
+  options: IntervalOptions,
+): IntervalReport {
+  const B = options.draws ?? 200;
+  const level = options.level ?? 0.9;
+  const random = new Random(options.seed);
+  const values: Record<string, Record<MetricKey, Float64Array>> = {};
+  for (const c of clusterings)
+    values[c.name] = Object.fromEntries(METRIC_KEYS.map((k) => [k, new Float64Array(B)])) as Record<MetricKey, Float64Array>;
+  const wins = Object.fromEntries(METRIC_KEYS.map((k) => [k, Object.fromEntries(clusterings.map((c) => [c.name, 0]))])) as Record<
+    MetricKey,
+    Record<string, number>
+  >;
+
+  for (let b = 0; b < B; b++) {
+    const draw = drawInput(input, random, estimator.usesSurrogate);
+    for (const c of clusterings) {
+      const metrics = metricsFromTable(estimator.table(draw, c));
+      for (const k of METRIC_KEYS) values[c.name][k][b] = metrics[k];
+    }
+    for (const k of METRIC_KEYS) {
+      let best = -Infinity;
+      for (const c of clusterings) best = Math.max(best, values[c.name][k][b]);
+      const winners = clusterings.filter((c) => values[c.name][k][b] === best);
+      for (const c of winners) wins[k][c.name] += 1 / winners.length;
+    }
+  }
+
+  const interval: Record<string, Record<MetricKey, Interval>> = {};
+  const tail = (1 - level) / 2;
+  for (const c of clusterings) {
+    interval[c.name] = {} as Record<MetricKey, Interval>;
+    const point = estimator.intervalCentre === "estimate" ? (options.estimates?.[c.name] ?? pointMetrics(estimator, input, c)) : null;
+    for (const k of METRIC_KEYS) {
+      const sorted = values[c.name][k].slice().sort();
+      const lower = quantile(sorted, tail);
+      const upper = quantile(sorted, 1 - tail);
+      const [lo, hi] = point ? aroundEstimate(point[k], lower, quantile(sorted, 0.5), upper) : [lower, upper];
+      interval[c.name][k] = [clampMetric(k, lo), clampMetric(k, hi)];
+    }
+  }
+  const pBest = {} as Record<MetricKey, Record<string, number>>;
+  for (const k of METRIC_KEYS) pBest[k] = Object.fromEntries(clusterings.map((c) => [c.name, wins[k][c.name] / B]));
+  return { interval, pBest, draws: B, level };
+}

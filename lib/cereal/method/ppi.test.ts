@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import { contingency, denseTable } from "@/lib/metrics";
+import { recordDraws, drawUniform, type Draw } from "./designs";
+import { estimatorByName, type EstimatorInput } from "./estimators";
+import { createFixedSurrogate } from "../fakes/fixed-surrogate";
+import { EMPTY_RECORD, extendRecord } from "./out-of-sample";
+import { ppiTable, projectTable } from "./ppi";
+import { addLabels, initialState, type CerealProblem, type TestClustering } from "./problem";
+import { Random } from "../../random/named-streams";
+import { runRound } from "./round";
+
+const draw = (row: number, q: number, round: number, order: number): Draw => ({ row, design: "uniform", score: null, q, order, round });
+
+describe("prediction-powered table", () => {
+  // 4 items, 2 classes, clusters 0 1 0 1. Seed: rows 0 (class 0), 1 (class 1), q = 2/4.
+  // Round 0's model on the pool {2, 3}: pi(2) = [.9, .1], pi(3) = [.2, .8]; it draws row 2 (q = 1/2), which is class 1.
+  const clustering: TestClustering = { name: "c", k: 2, assignments: Int32Array.from([0, 1, 0, 1]) };
+  const record = extendRecord(EMPTY_RECORD, {
+    round: 1,
+    pool: Int32Array.from([2, 3]),
+    rawProba: Float32Array.from([0.9, 0.1, 0.2, 0.8]),
+    calibratedProba: Float32Array.from([0.9, 0.1, 0.2, 0.8]),
+    temperature: 1,
+    numClasses: 2,
+    clusterings: [clustering],
+    drawnPositions: [0],
+  });
+  const input: EstimatorInput = {
+    n: 4,
+    numClasses: 2,
+    labeled: { rows: Int32Array.from([0, 1, 2]), labels: Int32Array.from([0, 1, 1]) },
+    unlabeled: Int32Array.from([3]),
+    proba: Float32Array.from([0.2, 0.8]),
+    draws: [draw(0, 0.5, 0, 0), draw(1, 0.5, 0, 1), draw(2, 0.5, 1, 2)],
+    outOfSample: record,
+  };
+
+  it("combines the seed's HT table and the corrected batch by predicted variance (hand computation)", () => {
+    // T_0 = 2 x seed counts = [[2, 0], [0, 2]], V_0 = 4 (4/2 - 1) = 4.
+    // T_1 = known [[1, 0], [0, 1]] + P [[.9, .2], [.1, .8]] + 2 ([0, 1] - [.9, .1]) in column 0
+    //     = [[.1, .2], [1.9, 1.8]];  V_1 = A - B = 2 - (.82 + .68) = .5 (lambda = 1)
+    // T^ = (T_0 / 4 + T_1 / .5) / (1/4 + 2)
+    const t = denseTable(ppiTable(input, clustering, { pseudo: "soft", lambda: 1, perCluster: "ht" }));
+    const expected = [
+      [0.7 / 2.25, 0.4 / 2.25],
+      [3.8 / 2.25, 4.1 / 2.25],
+    ];
+    t.forEach((row, i) => row.forEach((v, j) => expect(v).toBeCloseTo(expected[i][j], 5)));
+  });
+
+  it("scales each cluster's correction to its pool size (eq. 1', hand computation)", () => {
+    // batch 1 drew row 2 of cluster 0 with 1/q = 2, but cluster 0 holds 1 pool row: the correction is halved,
+    // T_1 = [[1 + .9 - .9, .2], [.1 + .9, 1.8]] = [[1, .2], [1, 1.8]]; cluster 1 was not drawn: uncorrected
+    const t = denseTable(ppiTable(input, clustering, { pseudo: "soft", lambda: 1 }));
+    const expected = [
+      [2.5 / 2.25, 0.4 / 2.25],
+      [2 / 2.25, 4.1 / 2.25],
+    ];
+    t.forEach((row, i) => row.forEach((v, j) => expect(v).toBeCloseTo(expected[i][j], 5)));
+  });
+
+  it("is the seed's Horvitz-Thompson table when no earlier model predicted anything", () => {
+    const seedOnly: EstimatorInput = { ...input, labeled: { rows: Int32Array.from([0, 1]), labels: Int32Array.from([0, 1]) }, draws: input.draws.slice(0, 2), outOfSample: undefined };
+    expect(denseTable(ppiTable(seedOnly, clustering, { pseudo: "soft", lambda: "tuned" }))).toEqual([
+      [2, 0],
+      [0, 2],
+    ]);
+  });
+
+  it("projects negative cells to 0 and rescales to the known total", () => {
+    // [[-1, 3], [2, 0]] -> [[0, 3], [2, 0]] (sum 5) -> x 4/5
+    expect(denseTable(projectTable(Float64Array.from([-1, 3, 2, 0]), 2, 2, 4))).toEqual([
+      [0, 2.4000000000000004],
+      [1.6, 0],
+    ]);
+  });
+
+  it("is unbiased cell by cell under uniform sampling (mean over many runs)", async () => {
+    // 3 classes x 3 clusters with every cell large (no clipping); a fixed surrogate 75% right
+    const N = 600;
+    const C = 3;
+    const random = new Random(11);
+    const labels = Int32Array.from({ length: N }, () => random.int(C));
+    const assignments = Int32Array.from(labels, (y) => (random.next() < 0.6 ? y : random.int(C)));
+    const proba = new Float32Array(N * C);
+    for (let i = 0; i < N; i++) {
+      const guess = random.next() < 0.7 ? labels[i] : random.int(C);
+      for (let y = 0; y < C; y++) proba[i * C + y] = y === guess ? 0.8 : 0.1;
+    }
+    const problem: CerealProblem = { embeddings: { data: new Float32Array(N), n: N, d: 1 }, numClasses: C, clusterings: [{ name: "c", k: C, assignments }] };
+    const truth = denseTable(contingency(labels, assignments));
+    const reps = 150;
+    const sums = { ppi: truth.map((r) => r.map(() => 0)), "ppi-hard": truth.map((r) => r.map(() => 0)) };
+    const squares = truth.map((r) => r.map(() => 0));
+    for (let s = 0; s < reps; s++) {
+      const all = Int32Array.from({ length: N }, (_, i) => i);
+      const seed = recordDraws(drawUniform(all, 30, Random.from(s, "seed")), "uniform", 0, 0);
+      let state = initialState(problem, seed, Int32Array.from(seed, (d) => labels[d.row]));
+      for (let r = 0; r < 3; r++) {
+        const result = await runRound(state, createFixedSurrogate(proba, C), {
+          acquisition: "random",
+          estimator: estimatorByName("ppi"),
+          fixmatch: false,
+          batch: 30,
+          seed: s,
+          intervals: false,
+        });
+        state = { ...addLabels(state, result.next, Int32Array.from(result.next, (d) => labels[d.row])), outOfSample: result.outOfSample };
+      }
+      const input: EstimatorInput = { n: N, numClasses: C, labeled: state.labeled, unlabeled: new Int32Array(0), proba: null, draws: state.draws, outOfSample: state.outOfSample };
+      for (const name of ["ppi", "ppi-hard"] as const) {
+        denseTable(estimatorByName(name).table(input, problem.clusterings[0])).forEach((row, i) =>
+          row.forEach((v, j) => {
+            sums[name][i][j] += v / reps;
+            if (name === "ppi") squares[i][j] += (v * v) / reps;
+          }),
+        );
+      }
+    }
+    for (let i = 0; i < C; i++)
+      for (let j = 0; j < C; j++) {
+        const se = Math.sqrt((squares[i][j] - sums.ppi[i][j] ** 2) / reps);
+        // within 4 standard errors of the true count, and the standard error itself small
+        expect(Math.abs(sums.ppi[i][j] - truth[i][j])).toBeLessThan(4 * se + 0.5);
+        expect(Math.abs(sums["ppi-hard"][i][j] - truth[i][j])).toBeLessThan(4 * se + 1);
+        expect(se).toBeLessThan(2);
+      }
+  });
+});
+
+describe("out-of-sample record", () => {
+  it("survives a JSON round trip (the server stores it between rounds)", async () => {
+    const { recordFromJson, recordToJson } = await import("./out-of-sample");
+    const clustering: TestClustering = { name: "c", k: 2, assignments: Int32Array.from([0, 1, 0, 1]) };
+    const record = extendRecord(EMPTY_RECORD, {
+      round: 1,
+      pool: Int32Array.from([2, 3]),
+      rawProba: Float32Array.from([0.9, 0.1, 0.2, 0.8]),
+      calibratedProba: Float32Array.from([0.875, 0.125, 0.25, 0.75]),
+      temperature: 1.5,
+      numClasses: 2,
+      clusterings: [clustering],
+      drawnPositions: [1],
+    });
+    const back = recordFromJson(JSON.parse(JSON.stringify(recordToJson(record))));
+    expect(back.batches.get(1)!.residual).toEqual(record.batches.get(1)!.residual);
+    expect(Array.from(back.batches.get(1)!.softPseudo.c)).toEqual(Array.from(record.batches.get(1)!.softPseudo.c));
+    expect(Array.from(back.predictions.get(3)!.calibrated)).toEqual([0.25, 0.75]);
+    expect(back.predictions.has(2)).toBe(false);
+  });
+});

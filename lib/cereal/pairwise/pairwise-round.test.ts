@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import { contingency, METRIC_KEYS, metricsFromTable } from "@/lib/metrics";
+import { createPairComponentsSurrogateFactory, sameComponents } from "../fakes/pair-components-surrogate";
+import { recordPairDraws } from "./pair-designs";
+import { pairAccuracy, pairwiseEstimatorInput } from "./pairwise-estimate";
+import { addPairAnswers, initialPairwiseState, runPairwiseRound } from "./pairwise-round";
+import { simulatePairwise } from "../harness/pairwise-simulate";
+import type { PairwiseSurrogate } from "./pair-surrogate";
+import type { CerealProblem } from "../method/problem";
+import { Random } from "../../random/named-streams";
+
+/** 90 items in three separated blobs (class = i % 3), a clustering that errs on every 10th item */
+function blobs(): { problem: CerealProblem; labels: Int32Array } {
+  const n = 90;
+  const d = 4;
+  const random = new Random(5);
+  const labels = Int32Array.from({ length: n }, (_, i) => i % 3);
+  const data = new Float32Array(n * d);
+  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) data[i * d + j] = 0.3 * random.normal() + (j === labels[i] ? 4 : 0);
+  const assignments = Int32Array.from(labels, (y, i) => (i % 10 === 0 ? (y + 1) % 3 : y));
+  return { problem: { embeddings: { data, n, d }, numClasses: 3, clusterings: [{ name: "c", assignments, k: 3 }] }, labels };
+}
+
+/**
+ * A surrogate that knows the truth: class y goes to cluster id 5 - y of 6 (renamed, as MCL ids
+ * are), with probability `sure`, the rest spread evenly; rows listed in `unsure` get flat rows.
+ */
+function truthSurrogate(labels: Int32Array, sure = 0.9, unsure: ReadonlySet<number> = new Set()): PairwiseSurrogate & { fits: number } {
+  const k = 6;
+  return {
+    numOutputs: k,
+    fits: 0,
+    async fit() {
+      this.fits++;
+      return { backend: "fake", trainSeconds: 0, steps: 0, finalLoss: null };
+    },
+    async predictProba(rows) {
+      const out = new Float32Array(rows.length * k);
+      rows.forEach((r, i) => {
+        for (let c = 0; c < k; c++) out[i * k + c] = unsure.has(r) ? 1 / k : c === 5 - labels[r] ? sure : (1 - sure) / (k - 1);
+      });
+      return out;
+    },
+    dispose() {},
+  };
+}
+
+function seedState(problem: CerealProblem, labels: Int32Array, count: number) {
+  const draws = recordPairDraws(
+    Array.from({ length: count }, (_, i) => ({ row: i, rowB: i + 1, score: null, q: 1 })),
+    "uniform",
+    0,
+    0,
+  );
+  return initialPairwiseState(problem, draws, Uint8Array.from(draws, (d) => (labels[d.row] === labels[d.rowB] ? 1 : 0)));
+}
+
+describe("runPairwiseRound", () => {
+  it("with a surrogate that knows the classes (renamed ids), estimates equal the truth and held-out pairs are all right", async () => {
+    const { problem, labels } = blobs();
+    const truth = metricsFromTable(contingency(labels, problem.clusterings[0].assignments));
+    const state = seedState(problem, labels, 40);
+    const surrogate = truthSurrogate(labels);
+    const result = await runPairwiseRound(state, surrogate, { design: "anchor", strategy: "all", batch: 12, seed: 1, intervals: { draws: 20 } });
+    expect(surrogate.fits).toBe(1);
+    expect(result.nLabels).toBe(40);
+    expect(result.heldOut).toBe(4);
+    expect(result.pairAccuracy).toBe(1);
+    for (const k of METRIC_KEYS) expect(result.estimate.c[k]).toBeCloseTo(truth[k], 12);
+    expect(result.estimatedRows).toHaveLength(90);
+    // anchor pairs, stamped after the 40 seed draws as batch 1, none repeating a seed pair
+    expect(result.next).toHaveLength(12);
+    expect(result.next.map((d) => d.order)).toEqual(Array.from({ length: 12 }, (_, i) => 40 + i));
+    expect(result.next.every((d) => d.round === 1 && d.design === "uniform" && d.score !== null)).toBe(true);
+    expect(result.next.some((d) => d.rowB === d.row + 1 && d.row < 40)).toBe(false);
+    // the interval holds the estimate: sampled ids differ from the argmax only 10% of the time
+    expect(result.intervals!.interval.c.nmi[0]).toBeLessThanOrEqual(result.estimate.c.nmi + 1e-12);
+  });
+
+  it("thresholded: estimates on confident items plus the pair-labeled ones", async () => {
+    const { problem, labels } = blobs();
+    const unsure = new Set([0, 1, 50, 51, 52]);
+    const state = seedState(problem, labels, 10); // pairs (0,1) .. (9,10): rows 0-10 are pair-labeled
+    const result = await runPairwiseRound(state, truthSurrogate(labels, 0.9, unsure), {
+      design: "random",
+      strategy: "thresholded",
+      batch: 0,
+      seed: 2,
+      intervals: false,
+    });
+    // 50-52 drop out (flat, not in a pair); 0 and 1 stay as pair-labeled items
+    expect(Array.from(result.estimatedRows)).toEqual(Array.from({ length: 90 }, (_, i) => i).filter((i) => i < 50 || i > 52));
+    expect(result.heldOut).toBe(0); // fewer than 20 answers: all train
+    expect(result.pairAccuracy).toBeNull();
+    expect(result.next).toEqual([]);
+  });
+
+  it("addPairAnswers appends pairs and answers and advances the round", () => {
+    const { problem, labels } = blobs();
+    const state = seedState(problem, labels, 3);
+    const next = addPairAnswers(state, recordPairDraws([{ row: 5, rowB: 8, score: 0.5, q: 0.1 }], "top-score", 1, 3), Uint8Array.of(1));
+    expect(Array.from(next.pairs.a)).toEqual([0, 1, 2, 5]);
+    expect(Array.from(next.pairs.b)).toEqual([1, 2, 3, 8]);
+    expect(Array.from(next.pairs.same)).toEqual([0, 0, 0, 1]);
+    expect(next.round).toBe(1);
+    expect(next.draws[3]).toMatchObject({ design: "top-score", order: 3, round: 1 });
+  });
+});
+
+describe("pairwise estimate helpers", () => {
+  it("pairAccuracy compares P > 0.5 with the answers", () => {
+    // rows 0 and 1 share a cluster (P = 0.82), row 2 is the other (P = 0.18 with row 0)
+    const proba = Float32Array.from([0.9, 0.1, 0.9, 0.1, 0.1, 0.9]);
+    expect(pairAccuracy(proba, 2, { a: Int32Array.of(0, 0, 1), b: Int32Array.of(1, 2, 2), same: Uint8Array.of(1, 0, 1) })).toBeCloseTo(2 / 3, 12);
+    const input = pairwiseEstimatorInput(proba, 2, 3, "all", new Int32Array(0));
+    expect(input.labeled.rows).toHaveLength(0);
+    expect(Array.from(input.unlabeled)).toEqual([0, 1, 2]);
+  });
+
+  it("sameComponents links 'same' answers, largest component first, capped at K' - 1", () => {
+    const pairs = { a: Int32Array.of(0, 1, 3, 5, 7), b: Int32Array.of(1, 2, 4, 6, 8), same: Uint8Array.of(1, 1, 1, 0, 1) };
+    const { rows, labels } = sameComponents(pairs, 9, 3);
+    expect(Array.from(rows)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    // {0,1,2} id 0; {3,4} and {7,8} tie on size: the smaller root first; 5 and 6 alone share the cap id 2
+    expect(labels[0]).toBe(0);
+    expect(labels[1]).toBe(0);
+    expect(labels[2]).toBe(0);
+    expect(new Set([labels[3], labels[4]]).size).toBe(1);
+    expect(Array.from(labels).filter((l) => l === 2).length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("simulatePairwise", () => {
+  it("runs the loop with the oracle, in the clusterwise JSON shape, reproducibly, and its error falls", async () => {
+    const { problem, labels } = blobs();
+    const run = (seed: number) =>
+      simulatePairwise(problem, labels, createPairComponentsSurrogateFactory(), {
+        design: "anchor",
+        strategy: "all",
+        seed,
+        batch: 30,
+        budget: 150,
+        intervals: false,
+        timings: false,
+      });
+    const result = await run(4);
+    expect(result.rounds.map((r) => r.nLabels)).toEqual([30, 60, 90, 120, 150]);
+    expect(result.draws).toHaveLength(150);
+    expect(result.config).toMatchObject({ mode: "pairwise", pairDesign: "anchor", numOutputs: 6 });
+    const first = result.rounds[0].absErr.c.nmi;
+    const last = result.rounds[result.rounds.length - 1].absErr.c.nmi;
+    expect(last).toBeLessThan(first / 2);
+    expect(result.summary.aec.nmi).toBeGreaterThan(0);
+    expect(result.summary.aecPer1000Labels.nmi).toBeCloseTo((result.summary.aec.nmi * 30) / 1000, 12);
+    expect(JSON.stringify(await run(4))).toBe(JSON.stringify(result));
+    // anchor pairs make "same" answers common: well above the 1/3 of random pairs
+    expect(result.rounds[result.rounds.length - 1].positiveShare).toBeGreaterThan(0.4);
+  });
+});

@@ -1,0 +1,12 @@
+import type { MetricKey } from "@/lib/metrics";
+
+/** How a metric key is written in a figure, a table or a sentence of the paper. */
+export const METRIC_NAMES: Readonly<Record<MetricKey, string>> = {
+  nmi: "NMI",
+  ami: "AMI",
+  ari: "ARI",
+  acc: "ACC",
+  vMeasure: "V-measure",
+  fmi: "FMI",
+  ap: "AP",
+};

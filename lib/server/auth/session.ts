@@ -1,0 +1,69 @@
+import fs from "node:fs";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { decode } from "next-auth/jwt";
+import { db } from "../db";
+import { serverConfig } from "../config";
+import { unauthenticated } from "../errors";
+import type { GlobalRole } from "@/lib/generated/prisma/enums";
+
+/** Who is asking, as every service sees it. */
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  role: GlobalRole;
+}
+
+export const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
+
+/**
+ * The secret that signs session tokens: NEXTAUTH_SECRET, else one generated on first start and
+ * kept in the data folder so sessions survive a restart.
+ */
+export function authSecret(): string {
+  if (process.env.NEXTAUTH_SECRET) return process.env.NEXTAUTH_SECRET;
+  const file = path.join(serverConfig().dataDir, "auth-secret");
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+  }
+  process.env.NEXTAUTH_SECRET = fs.readFileSync(file, "utf8").trim();
+  return process.env.NEXTAUTH_SECRET;
+}
+
+export function sessionTokenFromCookieHeader(header: string | null): string | null {
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    const name = part.slice(0, eq).trim();
+    if (SESSION_COOKIES.includes(name)) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return null;
+}
+
+/**
+ * The signed-in user behind a session token, or null. The token is only trusted while its user
+ * exists and its session version matches: a password reset bumps the version and so ends every
+ * session of that user.
+ */
+export async function userFromSessionToken(token: string | null): Promise<SessionUser | null> {
+  if (!token) return null;
+  const payload = await decode({ token, secret: authSecret() }).catch(() => null);
+  if (!payload || typeof payload.uid !== "string") return null;
+  const user = await db().user.findUnique({ where: { id: payload.uid } });
+  if (!user || user.sessionVersion !== payload.sv) return null;
+  return { id: user.id, email: user.email, name: user.name, role: user.role };
+}
+
+/** The token of an `Authorization: Bearer` header; other schemes (a proxy's Basic auth) are not ours. */
+export function bearerToken(request: Request): string | null {
+  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
+  return match ? match[1] : null;
+}
+
+export async function userFromRequest(request: Request): Promise<SessionUser | null> {
+  // Token authentication plugs in here: a bearer token alone decides who asks, never the cookie beside it.
+  if (bearerToken(request) !== null) throw unauthenticated("This server accepts no bearer tokens yet; sign in with a session instead.");
+  return userFromSessionToken(sessionTokenFromCookieHeader(request.headers.get("cookie")));
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import * as simulationRoute from "@/app/api/projects/[projectId]/simulations/[simulationId]/route";
+import * as simulationsRoute from "@/app/api/projects/[projectId]/simulations/route";
+import { createKnnSurrogateFactory } from "@/lib/cereal/fakes/knn-surrogate";
+import { db } from "../db";
+import { digitsProject } from "../labeling/labeling-test-fixture";
+import { simulationJob } from "./simulations";
+import { createTestProject } from "../projects/test-projects";
+import { requestAs, routeContext } from "../http/test-requests";
+import { runOneJob } from "../jobs/worker-loop";
+
+const userRow = (id: string) => db().user.findUniqueOrThrow({ where: { id } });
+const worker = { deps: { createSurrogate: createKnnSurrogateFactory() }, jobs: [simulationJob] };
+
+async function start(userId: string | null, projectId: string, body: unknown) {
+  const user = userId ? await userRow(userId) : null;
+  return simulationsRoute.POST(await requestAs(user, `/api/projects/${projectId}/simulations`, { method: "POST", json: body }), routeContext({ projectId }));
+}
+async function list(userId: string, projectId: string) {
+  return (await simulationsRoute.GET(await requestAs(await userRow(userId), `/api/projects/${projectId}/simulations`), routeContext({ projectId }))).json();
+}
+async function one(userId: string | null, projectId: string, simulationId: string) {
+  const user = userId ? await userRow(userId) : null;
+  return simulationRoute.GET(await requestAs(user, `/api/projects/${projectId}/simulations/${simulationId}`), routeContext({ projectId, simulationId }));
+}
+
+describe("simulations", () => {
+  it("runs an oracle simulation as a worker job and serves its rounds, true values and AEC", async () => {
+    const { projectId, owner } = await digitsProject();
+    const started = await start(owner.id, projectId, { acquisition: "random", estimator: "argmax", seedSize: 20, batch: 20, budget: 60, seed: 3 });
+    expect(started.status).toBe(200);
+    const { id } = await started.json();
+    expect((await list(owner.id, projectId)).simulations).toMatchObject([{ id, status: "queued", options: { acquisition: "random", budget: 60, fixmatch: false } }]);
+    expect(await (await one(owner.id, projectId, id)).json()).toMatchObject({ status: "queued", result: null });
+
+    expect(await runOneJob("w", worker)).toBe(true);
+    const [run] = (await list(owner.id, projectId)).simulations;
+    expect(run.status).toBe("done");
+    expect(run.progress).toEqual({ round: 2, nLabels: 60, budget: 60 });
+
+    const { result } = await (await one(owner.id, projectId, id)).json();
+    expect(result.rounds.map((r: { nLabels: number }) => r.nLabels)).toEqual([20, 40, 60]);
+    const clusterings = await db().clustering.findMany({ where: { projectId } });
+    for (const c of clusterings) {
+      // the true value is the bundle's (scikit-learn) NMI, and every error is |estimate - truth|
+      expect(result.rounds[0].true[c.name].nmi).toBeCloseTo((c.trueMetrics as { nmi: number }).nmi, 9);
+      const last = result.rounds[2];
+      expect(last.absErr[c.name].nmi).toBeCloseTo(Math.abs(last.estimate[c.name].nmi - last.true[c.name].nmi), 12);
+    }
+    expect(result.summary.rounds).toBe(3);
+    expect(result.summary.aec.nmi).toBeGreaterThan(0);
+    expect(run.summary.aec.nmi).toBe(result.summary.aec.nmi);
+  });
+
+  it("runs the recommended configuration: the design and the trainer guard reach the simulator", async () => {
+    const { projectId, owner } = await digitsProject();
+    const options = { acquisition: "hardnmi", design: "proportional", estimator: "guarded", fixmatch: true, trainerGuard: true, seedSize: 20, batch: 20, budget: 60, steps: 8, seed: 1 };
+    const { id } = await (await start(owner.id, projectId, options)).json();
+    expect(await runOneJob("w", worker)).toBe(true);
+    const { result } = await (await one(owner.id, projectId, id)).json();
+    expect(result.config).toMatchObject({ acquisition: "hardnmi", design: "proportional", estimator: "guarded", trainerGuard: true, options });
+    expect(result.rounds).toHaveLength(3);
+  });
+
+  it("refuses bad input (400), a bundle without labels (400), an annotator (403) and no session (401)", async () => {
+    const { projectId, owner, annotators } = await digitsProject();
+    expect((await start(null, projectId, {})).status).toBe(401);
+    expect((await start(annotators[0].id, projectId, {})).status).toBe(403);
+    expect((await start(owner.id, projectId, { acquisition: "psychic" })).status).toBe(400);
+    expect((await start(owner.id, projectId, { estimator: "magic" })).status).toBe(400);
+    const misfit = await start(owner.id, projectId, { acquisition: "random", design: "proportional" });
+    expect(misfit.status).toBe(400);
+    expect((await misfit.json()).error.message).toMatch(/design: The design does not fit the acquisition: Random draws uniform/);
+    const tooBig = await start(owner.id, projectId, { seedSize: 100, budget: 50 });
+    expect((await tooBig.json()).error.message).toBe("The seed batch (100) cannot exceed the budget (50).");
+    const unlabeled = await createTestProject({ classes: 0 });
+    const refused = await start(unlabeled.owner.id, unlabeled.projectId, {});
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.message).toMatch(/no reference labels/);
+    const { id } = await (await start(owner.id, projectId, { budget: 100 })).json();
+    expect((await one(annotators[0].id, projectId, id)).status).toBe(403);
+    expect((await one(owner.id, projectId, "nope")).status).toBe(404);
+    expect((await one(null, projectId, id)).status).toBe(401);
+  });
+});

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import * as stopRuleRoute from "@/app/api/projects/[projectId]/stop-rule/route";
+import { db } from "../db";
+import { digitsProject, fastWorkerDeps, labelAll } from "../labeling/labeling-test-fixture";
+import { requestAs, routeContext } from "../http/test-requests";
+import { runOneJob } from "../jobs/worker-loop";
+
+const get = async (userId: string | null, projectId: string) => {
+  const user = userId ? await db().user.findUniqueOrThrow({ where: { id: userId } }) : null;
+  return stopRuleRoute.GET(await requestAs(user, `/api/projects/${projectId}/stop-rule`), routeContext({ projectId }));
+};
+
+describe("stop-rule status", () => {
+  it("reads each clustering's interval history: width of the last round, no move before four rounds, labels still needed from the fit", async () => {
+    const { projectId, owner, annotators, truth } = await digitsProject();
+    expect((await (await get(owner.id, projectId)).json()).status).toEqual({});
+    await labelAll(annotators[0], projectId, truth, 20);
+    await runOneJob("w", { deps: fastWorkerDeps });
+    await labelAll(annotators[0], projectId, truth, 10);
+    await runOneJob("w", { deps: fastWorkerDeps });
+
+    const { status } = await (await get(owner.id, projectId)).json();
+    const rounds = await db().round.findMany({ where: { projectId, status: "done" }, orderBy: { index: "asc" }, include: { estimates: { include: { clustering: true } } } });
+    expect(rounds.map((r) => r.nLabels)).toEqual([20, 30]);
+    const last = rounds[1].estimates.find((e) => e.clustering.name === "kmeans_k10" && e.metric === "nmi")!;
+    const nmi = status.kmeans_k10.nmi;
+    expect(nmi.rounds).toBe(2);
+    expect(nmi.width).toBeCloseTo(last.hi! - last.lo!, 12);
+    expect(nmi.moved).toBeNull();
+    expect(nmi.converged).toBe(false);
+    // two wide intervals: either shrinking (a positive count) or not (null), never "done"
+    expect(nmi.labelsStillNeeded === null || nmi.labelsStillNeeded > 0).toBe(true);
+    expect(Object.keys(status).sort()).toEqual(["gmm_k10", "gmm_k15", "gmm_k5", "kmeans_k10", "kmeans_k15", "kmeans_k5"]);
+  });
+
+  it("answers 401 without a session and 403 to an annotator", async () => {
+    const { projectId, annotators } = await digitsProject();
+    expect((await get(null, projectId)).status).toBe(401);
+    expect((await get(annotators[1].id, projectId)).status).toBe(403);
+  });
+});

@@ -1,0 +1,31 @@
+import { stopDecision, type HistoryPoint, type StopDecision } from "@/lib/cereal/method/stop-rule";
+import { estimateHistory } from "../project-data/estimate-history";
+import { requireProjectRole } from "../auth/project-access";
+import type { SessionUser } from "../auth/session";
+
+/**
+ * The stop rule (lib/cereal/method/stop-rule.ts) applied to each clustering's estimate history, per metric:
+ * converged or not, and the labels still needed by the fitted width power law. Rounds without an
+ * interval are left out, since the rule reads widths.
+ */
+export async function stopRuleStatus(user: SessionUser, projectId: string) {
+  await requireProjectRole(user, projectId, "OWNER");
+  const rounds = await estimateHistory(projectId);
+  const histories = new Map<string, Map<string, HistoryPoint[]>>();
+  for (const round of rounds) {
+    for (const e of round.estimates) {
+      if (e.lo === null || e.hi === null) continue;
+      let byMetric = histories.get(e.clustering);
+      if (!byMetric) histories.set(e.clustering, (byMetric = new Map()));
+      const list = byMetric.get(e.metric) ?? [];
+      list.push({ nLabels: round.nLabels, estimate: e.value, interval: [e.lo, e.hi] });
+      byMetric.set(e.metric, list);
+    }
+  }
+  const status: Record<string, Record<string, StopDecision & { rounds: number }>> = {};
+  for (const [clustering, byMetric] of histories) {
+    status[clustering] = {};
+    for (const [metric, history] of byMetric) status[clustering][metric] = { ...stopDecision(history), rounds: history.length };
+  }
+  return { status };
+}

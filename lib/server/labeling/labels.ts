@@ -1,0 +1,189 @@
+import { z } from "zod";
+import type { Label } from "@/lib/generated/prisma/client";
+import { db, transaction, type Tx } from "../db";
+import { badRequest, conflict, notFound } from "../errors";
+import { requireProjectRole } from "../auth/project-access";
+import { cancelQueuedRound, maybeEnqueueRound } from "../rounds/round-job";
+import type { SessionUser } from "../auth/session";
+import { TASK_LEASE_MS, countedLabels } from "./tasks";
+
+/**
+ * Labels (ARCHITECTURE.md contract): clusterwise a class index, pairwise same | different;
+ * "skip" and "unsure" are kept as answers but leave the task unlabeled and do not count toward
+ * the budget. A POST carries an idempotency key, so a retry returns the first label instead of
+ * adding one. Every change (create, withdraw, correct, resolve) is kept in LabelChange.
+ */
+export const submitLabelInput = z.object({
+  taskId: z.string().min(1, "taskId is required."),
+  idempotencyKey: z.string().min(8, "idempotencyKey must be at least 8 characters (use a UUID per label).").max(100),
+  kind: z.enum(["label", "skip", "unsure"], "kind must be label, skip or unsure."),
+  classIndex: z.number().int().min(0).optional(),
+  answer: z.enum(["same", "different"], "answer must be same or different.").optional(),
+  reason: z.string().trim().max(500).optional(),
+});
+export type SubmitLabelInput = z.infer<typeof submitLabelInput>;
+
+export const correctLabelInput = z.object({
+  classIndex: z.number().int().min(0).optional(),
+  answer: z.enum(["same", "different"]).optional(),
+});
+export const resolveTieInput = correctLabelInput;
+
+/** The value a label shows in the audit trail and exports. */
+export function labelValue(label: Pick<Label, "kind" | "classIndex" | "answer">): string {
+  if (label.kind !== "label") return label.kind;
+  return label.answer ?? String(label.classIndex);
+}
+
+function checkValue(mode: string, classes: number, value: { kind?: string; classIndex?: number; answer?: string }) {
+  if (value.kind && value.kind !== "label") return;
+  if (mode === "pairwise") {
+    if (!value.answer) throw badRequest("A pairwise label needs answer: same or different.");
+    if (value.classIndex !== undefined) throw badRequest("A pairwise label has an answer, not a classIndex.");
+  } else {
+    if (value.classIndex === undefined) throw badRequest("A clusterwise label needs classIndex.");
+    if (value.classIndex >= classes) throw badRequest(`classIndex ${value.classIndex} is not a class of this project (0..${classes - 1}).`);
+    if (value.answer) throw badRequest("A clusterwise label has a classIndex, not an answer.");
+  }
+}
+
+const sameContent = (label: Label, input: SubmitLabelInput) =>
+  label.taskId === input.taskId && label.kind === input.kind && (label.classIndex ?? undefined) === input.classIndex && (label.answer ?? undefined) === input.answer;
+
+export async function submitLabel(user: SessionUser, projectId: string, input: SubmitLabelInput) {
+  await requireProjectRole(user, projectId);
+  const result = await transaction(async (tx) => {
+    const existing = await tx.label.findUnique({ where: { userId_idempotencyKey: { userId: user.id, idempotencyKey: input.idempotencyKey } } });
+    if (existing) {
+      if (!sameContent(existing, input)) throw conflict("This idempotency key was already used for a different label; send a new key for a new label.");
+      return { label: existing, duplicate: true };
+    }
+    const project = await tx.project.findUniqueOrThrow({ where: { id: projectId }, include: { _count: { select: { classes: true } } } });
+    checkValue(project.mode, project._count.classes, input);
+    const task = await tx.task.findFirst({ where: { id: input.taskId, projectId } });
+    if (!task) throw notFound("No task with this id in this project.");
+    const used = await tx.label.findFirst({ where: { taskId: task.id, usedByRound: { not: null } }, select: { usedByRound: true } });
+    if (used) throw conflict(`This task was already used by round ${used.usedByRound}; its labels can only be corrected by the owner.`);
+    if (await tx.label.findFirst({ where: { taskId: task.id, userId: user.id, withdrawn: false } })) throw conflict("You already answered this task.");
+    const lease = await tx.lease.findUnique({ where: { taskId_userId: { taskId: task.id, userId: user.id } } });
+    if (!lease) throw conflict("This task is not leased to you: your lease expired and the task went to someone else. Ask for the next task.");
+
+    const label = await tx.label.create({
+      data: {
+        projectId,
+        taskId: task.id,
+        userId: user.id,
+        kind: input.kind,
+        classIndex: input.kind === "label" ? input.classIndex : null,
+        answer: input.kind === "label" ? input.answer : null,
+        reason: input.reason,
+        idempotencyKey: input.idempotencyKey,
+      },
+    });
+    await tx.labelChange.create({ data: { labelId: label.id, userId: user.id, action: "create", newValue: labelValue(label) } });
+    await tx.lease.delete({ where: { id: lease.id } });
+    await settleTask(tx, task.id, project.overlap);
+    return { label, duplicate: false };
+  });
+  if (!result.duplicate) await maybeEnqueueRound(projectId);
+  return { label: publicLabel(result.label), duplicate: result.duplicate, progress: await progress(projectId) };
+}
+
+/** A task is done once overlap answers are in (ARCHITECTURE.md: ties wait for the owner). */
+async function settleTask(tx: Tx, taskId: string, overlap: number) {
+  const answers = await tx.label.count({ where: { taskId, withdrawn: false } });
+  await tx.task.update({ where: { id: taskId }, data: { done: answers >= overlap } });
+}
+
+/**
+ * `taskId` names the task the client means to undo, which makes a retried undo safe: when that
+ * task's answer is already withdrawn (the first try went through but its response was lost),
+ * nothing more is undone and the answer says so (duplicate).
+ */
+export const undoLabelInput = z.object({ taskId: z.string().min(1).optional() });
+
+/** Withdraws the user's last answer while no round has used it, and leases its task back to them. */
+export async function undoLastLabel(user: SessionUser, projectId: string, input: z.infer<typeof undoLabelInput> = {}) {
+  await requireProjectRole(user, projectId);
+  const undone = await transaction(async (tx) => {
+    const last = await tx.label.findFirst({ where: { projectId, userId: user.id, withdrawn: false }, orderBy: { createdAt: "desc" } });
+    if (input.taskId && last?.taskId !== input.taskId) {
+      const mine = await tx.label.findFirst({ where: { projectId, taskId: input.taskId, userId: user.id }, orderBy: { createdAt: "desc" } });
+      if (mine?.withdrawn) return { label: mine, duplicate: true };
+      throw conflict(mine ? "This item's answer is no longer your last one; only your last answer can be undone." : "You have no answer on this item to undo.");
+    }
+    if (!last) throw conflict("There is no label of yours to undo.");
+    if (last.usedByRound !== null) throw conflict(`Your last label was already used by round ${last.usedByRound}; ask the project's owner to correct it.`);
+    await tx.label.update({ where: { id: last.id }, data: { withdrawn: true } });
+    await tx.labelChange.create({ data: { labelId: last.id, userId: user.id, action: "withdraw", oldValue: labelValue(last) } });
+    await tx.task.update({ where: { id: last.taskId }, data: { done: false } });
+    const expiresAt = new Date(Date.now() + TASK_LEASE_MS);
+    await tx.lease.upsert({
+      where: { taskId_userId: { taskId: last.taskId, userId: user.id } },
+      create: { taskId: last.taskId, userId: user.id, expiresAt },
+      update: { expiresAt },
+    });
+    return { label: last, duplicate: false };
+  });
+  if (!undone.duplicate) await cancelQueuedRound(projectId);
+  return { taskId: undone.label.taskId, label: publicLabel({ ...undone.label, withdrawn: true }), duplicate: undone.duplicate, progress: await progress(projectId) };
+}
+
+/** The owner sets a label's value; the next round uses it. */
+export async function correctLabel(user: SessionUser, projectId: string, labelId: string, input: z.infer<typeof correctLabelInput>) {
+  await requireProjectRole(user, projectId, "OWNER");
+  return transaction(async (tx) => {
+    const label = await tx.label.findFirst({ where: { id: labelId, projectId, withdrawn: false }, include: { project: { include: { _count: { select: { classes: true } } } } } });
+    if (!label) throw notFound("No label with this id in this project (or it was withdrawn).");
+    if (label.kind !== "label") throw conflict(`This answer is a ${label.kind}, not a label; it has no value to correct.`);
+    checkValue(label.project.mode, label.project._count.classes, { kind: "label", ...input });
+    const updated = await tx.label.update({ where: { id: label.id }, data: { classIndex: input.classIndex ?? null, answer: input.answer ?? null } });
+    await tx.labelChange.create({ data: { labelId: label.id, userId: user.id, action: "correct", oldValue: labelValue(label), newValue: labelValue(updated) } });
+    return { label: publicLabel(updated) };
+  });
+}
+
+/** The owner decides a task whose overlap labels tie; the resolution is audited on each label. */
+export async function resolveTie(user: SessionUser, projectId: string, taskId: string, input: z.infer<typeof resolveTieInput>) {
+  await requireProjectRole(user, projectId, "OWNER");
+  return transaction(async (tx) => {
+    const task = await tx.task.findFirst({ where: { id: taskId, projectId }, include: { labels: { where: { withdrawn: false, kind: "label" } }, project: { include: { _count: { select: { classes: true } } } } } });
+    if (!task) throw notFound("No task with this id in this project.");
+    checkValue(task.project.mode, task.project._count.classes, { kind: "label", ...input });
+    if (!task.done || majority(task.labels) !== null) throw conflict("This task has no tie to resolve.");
+    const resolved = input.answer ?? String(input.classIndex);
+    await tx.task.update({ where: { id: task.id }, data: { resolvedClassIndex: input.classIndex ?? null, resolvedAnswer: input.answer ?? null, resolvedById: user.id } });
+    for (const label of task.labels) {
+      await tx.labelChange.create({ data: { labelId: label.id, userId: user.id, action: "resolve", oldValue: labelValue(label), newValue: resolved } });
+    }
+    return { taskId: task.id, resolved };
+  });
+}
+
+/** The majority value among a task's labels, or null on a tie (or none). */
+export function majority(labels: readonly Pick<Label, "kind" | "classIndex" | "answer">[]): string | null {
+  const counts = new Map<string, number>();
+  for (const l of labels) if (l.kind === "label") counts.set(labelValue(l), (counts.get(labelValue(l)) ?? 0) + 1);
+  const sorted = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+  if (!sorted.length || (sorted.length > 1 && sorted[0][1] === sorted[1][1])) return null;
+  return sorted[0][0];
+}
+
+export async function progress(projectId: string) {
+  const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { budget: true } });
+  const labels = await countedLabels(db(), projectId);
+  return { labels, budget: project.budget };
+}
+
+function publicLabel(label: Label) {
+  return {
+    id: label.id,
+    taskId: label.taskId,
+    kind: label.kind,
+    classIndex: label.classIndex,
+    answer: label.answer,
+    withdrawn: label.withdrawn,
+    createdAt: label.createdAt,
+  };
+}
+
