@@ -15,7 +15,7 @@ import { estimateRound, fitRound, needsSurrogate, type RoundOptions } from "@/li
 import type { SurrogateFactory } from "@/lib/cereal/method/surrogate";
 import { loadBundle } from "@/lib/data/bundle";
 import { METRIC_KEYS, type MetricKey } from "@/lib/metrics";
-import { METRIC_NAMES } from "@/lib/report/metric-names";
+import { METRIC_NAMES } from "@/lib/metrics";
 import { rankingCsv, type RankingRow } from "@/lib/report/ranking-table";
 import { serverConfig } from "@/lib/server/config";
 import { db } from "@/lib/server/db";

@@ -3,13 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parse } from "csv-parse/sync";
-import { unzipSync, zipSync, type Zippable } from "fflate";
+import { unzipSync } from "fflate";
 import { parquetReadObjects } from "hyparquet";
 import { expect, test, type APIRequestContext, type Download, type Page } from "@playwright/test";
 import { ESTIMATOR_SUMMARIES } from "../lib/cereal/method/estimator-summaries";
 import { RECOMMENDED } from "../lib/cereal/method/recommended";
-import { encodeNpy, parseNpy } from "../lib/data/npy";
 import { roundEstimate } from "../lib/report/interval-rounding";
+import { DEMO, demoSubsetBundle, demoTruth } from "./demo-subset";
 import { ADMIN, signIn } from "./session";
 
 // One project for the whole file, built step by step: the specs run in order.
@@ -22,43 +22,8 @@ const shoot = async (page: Page, name: string) => {
   if (shots) await page.screenshot({ path: `${shots}/${name}.png`, fullPage: name.endsWith("full") });
 };
 
-/**
- * The first N items of the shipped Fashion demo as a bundle of their own, so this file never
- * touches the demo project the workspace specs label, and rounds stay short.
- */
 const N = 300;
-const DEMO = path.join(process.cwd(), "data", "demo");
-const npy = (file: string) => parseNpy(new Uint8Array(fs.readFileSync(path.join(DEMO, file))));
-const truth = Int32Array.from((npy("labels.npy").data as Int32Array).subarray(0, N));
-
-function subsetBundle(): Buffer {
-  const manifest = JSON.parse(fs.readFileSync(path.join(DEMO, "manifest.json"), "utf8"));
-  const clusterings = ["kmeans_k5", "kmeans_k10", "gmm_k10"];
-  const items = fs.readFileSync(path.join(DEMO, "items.jsonl"), "utf8").trim().split("\n").slice(0, N);
-  const files: Zippable = {
-    "bundle/manifest.json": new TextEncoder().encode(
-      JSON.stringify({
-        name: "fashion-300",
-        N,
-        D: manifest.D,
-        class_names: manifest.class_names,
-        items: "items.jsonl",
-        embeddings: "embeddings.npy",
-        labels: "labels.npy",
-        clusterings: Object.fromEntries(clusterings.map((c) => [c, { file: `clusterings/${c}.npy`, K: manifest.clusterings[c].K }])),
-      }),
-    ),
-    "bundle/embeddings.npy": encodeNpy((npy("embeddings.npy").data as Float32Array).slice(0, N * manifest.D), [N, manifest.D]),
-    "bundle/labels.npy": encodeNpy(truth, [N]),
-    "bundle/items.jsonl": new TextEncoder().encode(items.join("\n") + "\n"),
-  };
-  for (const c of clusterings) files[`bundle/clusterings/${c}.npy`] = encodeNpy((npy(`clusterings/${c}.npy`).data as Int32Array).slice(0, N), [N]);
-  for (const line of items) {
-    const image = JSON.parse(line).image as string;
-    files[`bundle/${image}`] = new Uint8Array(fs.readFileSync(path.join(DEMO, image)));
-  }
-  return Buffer.from(zipSync(files));
-}
+const truth = demoTruth(N);
 
 let projectId = "";
 const annotator = { email: `dash-annotator-${Date.now()}@example.org`, password: "annotator-pass" };
@@ -96,7 +61,7 @@ test("the owner watches estimates appear and update live while an annotator labe
   test.setTimeout(300_000);
   await signIn(page, ADMIN.email, ADMIN.password);
   const imported = await page.request.post("/api/projects", {
-    multipart: { name: "Dashboard e2e", bundle: { name: "fashion-300.zip", mimeType: "application/zip", buffer: subsetBundle() } },
+    multipart: { name: "Dashboard e2e", bundle: { name: "fashion-300.zip", mimeType: "application/zip", buffer: demoSubsetBundle(N) } },
   });
   expect(imported.status()).toBe(200);
   projectId = (await imported.json()).import.projectId;

@@ -20,7 +20,7 @@ export default async function AppLayout({ children }: { children: React.ReactNod
           </nav>
           <div className="ml-auto flex items-center gap-3 text-sm">
             <span className="text-slate-600" data-testid="current-user">
-              {user.name} <span className="text-slate-400">· {user.role.toLowerCase()}</span>
+              {user.name} <span className="text-slate-500">· {user.role.toLowerCase()}</span>
             </span>
             <SignOutButton />
           </div>

@@ -3,6 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { INPUT_CLASS } from "@/app/components/form-styles";
 
 export function SignInForm({ returnTo }: { returnTo: string }) {
   const router = useRouter();
@@ -32,11 +33,11 @@ export function SignInForm({ returnTo }: { returnTo: string }) {
     <form onSubmit={onSubmit} className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
       <label className="block">
         <span className="text-sm font-medium text-slate-700">Email</span>
-        <input name="email" type="email" autoComplete="email" required autoFocus className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30" />
+        <input name="email" type="email" autoComplete="email" required autoFocus className={INPUT_CLASS} />
       </label>
       <label className="block">
         <span className="text-sm font-medium text-slate-700">Password</span>
-        <input name="password" type="password" autoComplete="current-password" required className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30" />
+        <input name="password" type="password" autoComplete="current-password" required className={INPUT_CLASS} />
       </label>
       {error && (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">

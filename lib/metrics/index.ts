@@ -39,6 +39,7 @@ export type { F1Result } from "./f1";
 export { f1Contingency } from "./f1";
 export type { MetricKey, MetricValues } from "./metrics-from-table";
 export { clampMetric, METRIC_KEYS, METRIC_RANGE, metricsFromTable } from "./metrics-from-table";
+export { METRIC_NAMES } from "./metric-names";
 export type { SilhouetteMetric, SilhouetteOptions, SilhouetteResult } from "./silhouette";
 export { silhouette, silhouetteSamples } from "./silhouette";
 export { calinskiHarabasz } from "./calinski-harabasz";

@@ -64,18 +64,17 @@ export default async function ProjectsPage() {
                       ))}
                     </p>
                   )}
-                  <p className="mt-3 pr-24 text-xs text-slate-500">
+                  <p className="mt-3 pr-32 text-xs text-slate-500">
                     {p.n.toLocaleString("en")} items · {p.d}-d embeddings · {p.mode} · bundle {p.bundleName}
                   </p>
                 </Link>
                 {/* A sibling, not inside the card's link: links do not nest. */}
                 <Link
                   href={`/projects/${p.id}/label`}
-                  aria-label="Start labeling"
                   title={`Start labeling ${p.name}`}
                   className="absolute right-4 bottom-4 rounded-md bg-indigo-600 px-2.5 py-1 text-xs font-semibold text-white shadow-sm hover:bg-indigo-500"
                 >
-                  Label →
+                  Start labeling <span aria-hidden>→</span>
                 </Link>
               </li>
             );

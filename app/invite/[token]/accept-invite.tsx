@@ -5,8 +5,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiJson } from "@/app/components/api";
+import { INPUT_CLASS } from "@/app/components/form-styles";
 
-const input = "mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50";
 const primary = "w-full rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60";
 
 export function AcceptInvite({ token, email, signedInAs }: { token: string; email: string | null; signedInAs: { name: string; email: string } | null }) {
@@ -63,15 +63,15 @@ export function AcceptInvite({ token, email, signedInAs }: { token: string; emai
     <form onSubmit={onSubmit} className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm" aria-label="Create your account">
       <label className="block">
         <span className="text-sm font-medium text-slate-700">Name</span>
-        <input name="name" required autoComplete="name" className={input} />
+        <input name="name" required autoComplete="name" className={INPUT_CLASS} />
       </label>
       <label className="block">
         <span className="text-sm font-medium text-slate-700">Email</span>
-        <input name="email" type="email" required autoComplete="email" defaultValue={email ?? ""} disabled={email !== null} className={input} />
+        <input name="email" type="email" required autoComplete="email" defaultValue={email ?? ""} disabled={email !== null} className={INPUT_CLASS} />
       </label>
       <label className="block">
         <span className="text-sm font-medium text-slate-700">Password</span>
-        <input name="password" type="password" required minLength={8} autoComplete="new-password" className={input} />
+        <input name="password" type="password" required minLength={8} autoComplete="new-password" className={INPUT_CLASS} />
         <span className="mt-1 block text-xs text-slate-500">At least 8 characters.</span>
       </label>
       {error && (
@@ -84,7 +84,7 @@ export function AcceptInvite({ token, email, signedInAs }: { token: string; emai
       </button>
       <p className="text-center text-xs text-slate-500">
         Have an account?{" "}
-        <Link href={`/signin?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`} className="font-medium text-indigo-600 hover:text-indigo-500">
+        <Link href={`/signin?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`} className="font-medium text-indigo-600 underline hover:text-indigo-500">
           Sign in first
         </Link>
       </p>

@@ -24,8 +24,8 @@ export interface RankingRow {
   readonly k: number;
   /** null until a round estimates this clustering */
   readonly estimate: { value: number; lo: number | null; hi: number | null; pBest: number | null; change: number | null } | null;
-  /** paired and ACE scores of the chosen measure, when computed */
-  readonly labelFree: { paired: number | null; ace: number | null } | null;
+  /** paired and ACE scores of the chosen measure and the clustering's space, when computed */
+  readonly labelFree: { paired: number | null; ace: number | null; space: string | null } | null;
 }
 
 export interface ClusteringRanking {
@@ -46,7 +46,7 @@ export async function clusteringRanking(user: SessionUser, projectId: string, qu
   const done = (await estimateHistory(projectId, { metric })).filter((r) => r.estimates.length > 0);
   const [last, previous] = [done.at(-1) ?? null, done.at(-2) ?? null];
   const labelFree = await currentLabelFree(projectId, measure);
-  const scores = new Map(labelFree?.state === "ready" ? labelFree.clusterings.map((c) => [c.name, { paired: c.paired, ace: c.ace }]) : []);
+  const scores = new Map(labelFree?.state === "ready" ? labelFree.clusterings.map((c) => [c.name, { paired: c.paired, ace: c.ace, space: c.space }]) : []);
 
   const rows: RankingRow[] = clusterings.map((c) => {
     const e = last?.estimates.find((x) => x.clustering === c.name);

@@ -3,6 +3,7 @@ import { requireProjectRole } from "../auth/project-access";
 import { jobPayload } from "../jobs/queue";
 import { latestEstimates } from "../project-data/estimate-history";
 import { nextRoundIndex, roundJob } from "../rounds/round-job";
+import { roundProgress, type RoundProgress } from "../rounds/round-progress";
 import type { SessionUser } from "../auth/session";
 import { countedLabels } from "../labeling/tasks";
 
@@ -17,7 +18,7 @@ export interface ProjectSnapshot {
   budget: number;
   paused: boolean;
   batch: { index: number; size: number; done: number } | null;
-  round: { index: number; status: "queued" | "running" | "failed"; progress: unknown; error: string | null } | null;
+  round: { index: number; status: "queued" | "running" | "failed"; progress: RoundProgress | null; error: string | null } | null;
   lastRound: { index: number; nLabels: number; finishedAt: string | null } | null;
   /** latest estimates per clustering and metric, when the user may see them */
   estimates: Record<string, Record<string, { value: number; lo: number | null; hi: number | null; pBest: number | null }>> | null;
@@ -46,7 +47,7 @@ export async function projectSnapshot(user: SessionUser, projectId: string): Pro
     paused: project.paused,
     batch: batch ? { index: batch.index, size: batch.size, done: await db().task.count({ where: { batchId: batch.id, done: true } }) } : null,
     round: job
-      ? { index: jobPayload(roundJob, job).round, status: job.status as "queued" | "running" | "failed", progress: job.progress, error: role === "OWNER" ? job.error : null }
+      ? { index: jobPayload(roundJob, job).round, status: job.status as "queued" | "running" | "failed", progress: roundProgress.safeParse(job.progress).data ?? null, error: role === "OWNER" ? job.error : null }
       : null,
     lastRound: last ? { index: last.index, nLabels: last.nLabels, finishedAt: last.finishedAt?.toISOString() ?? null } : null,
     estimates,

@@ -5,7 +5,7 @@ import { METRIC_KEYS, type MetricKey } from "@/lib/metrics";
 import { convergenceSvg, type ConvergencePanel } from "@/lib/report/convergence-svg";
 import { heatmapSvg } from "@/lib/report/heatmap-svg";
 import { methodsParagraph, methodsReferences, type MethodsConfig } from "@/lib/report/methods";
-import { METRIC_NAMES } from "@/lib/report/metric-names";
+import { METRIC_NAMES } from "@/lib/metrics";
 import { rankingCsv, rankingLatex, rankingMarkdown, rankRows, type RankingTable } from "@/lib/report/ranking-table";
 import { bibtex } from "@/lib/report/references";
 import { reportHtml } from "@/lib/report/report-html";

@@ -5,6 +5,7 @@ import { requireProjectRole } from "../auth/project-access";
 import { estimateHistory } from "../project-data/estimate-history";
 import type { SessionUser } from "../auth/session";
 import { roundJob, roundJobKey } from "./round-job";
+import { roundProgress } from "./round-progress";
 
 /**
  * The rounds of a project as the dashboard shows them: timings, backend, mask rate, status and
@@ -42,7 +43,7 @@ export async function listRounds(user: SessionUser, projectId: string) {
         error: r.error,
         createdAt: r.createdAt,
         finishedAt: r.finishedAt,
-        job: job ? { status: job.status, progress: job.progress, attempts: job.attempts } : null,
+        job: job ? { status: job.status, progress: roundProgress.safeParse(job.progress).data ?? null, attempts: job.attempts } : null,
         // a round that is not done has no estimates
         estimates: estimates ? [...(estimates.get(r.index) ?? [])] : null,
       };

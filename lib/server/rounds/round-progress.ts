@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /**
@@ -11,3 +12,7 @@ export function trainingProgress(job: { signal: AbortSignal; progress: (value: P
     if (step % 16 === 0 || step === total) void job.progress({ phase: "training", step, total });
   };
 }
+
+/** What a round's job reports as its progress: the phase, and the training step while it trains. */
+export const roundProgress = z.object({ phase: z.string().optional(), step: z.number().optional(), total: z.number().optional() });
+export type RoundProgress = z.infer<typeof roundProgress>;

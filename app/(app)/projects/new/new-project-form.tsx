@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useState } from "react";
+import { INPUT_CLASS } from "@/app/components/form-styles";
 
 interface MappingCheck {
   projectId: string;
@@ -20,7 +21,6 @@ type Source = { kind: "zip"; file: File } | { kind: "files"; files: { file: File
 
 type Phase = { kind: "idle" } | { kind: "uploading"; share: number } | { kind: "importing" } | { kind: "done"; check: MappingCheck } | { kind: "failed"; message: string };
 
-const input = "mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30";
 const folderPicker = { webkitdirectory: "", directory: "" } as Record<string, string>;
 
 /** Reads a dropped folder recursively (the File System Entry API is the only way a drop exposes folders). */
@@ -117,11 +117,11 @@ export function NewProjectForm({ limitBytes }: { limitBytes: number }) {
       <div className="grid gap-4 sm:grid-cols-3">
         <label className="block sm:col-span-2">
           <span className="text-sm font-medium text-slate-700">Name</span>
-          <input name="name" required maxLength={200} className={input} />
+          <input name="name" required maxLength={200} className={INPUT_CLASS} />
         </label>
         <label className="block">
           <span className="text-sm font-medium text-slate-700">Annotation mode</span>
-          <select name="mode" defaultValue="clusterwise" className={input}>
+          <select name="mode" defaultValue="clusterwise" className={INPUT_CLASS}>
             <option value="clusterwise">clusterwise (which class?)</option>
             <option value="pairwise">pairwise (same class?)</option>
           </select>
@@ -129,7 +129,7 @@ export function NewProjectForm({ limitBytes }: { limitBytes: number }) {
       </div>
       <label className="block">
         <span className="text-sm font-medium text-slate-700">Description</span>
-        <textarea name="description" rows={2} maxLength={2000} className={input} />
+        <textarea name="description" rows={2} maxLength={2000} className={INPUT_CLASS} />
       </label>
 
       <div

@@ -38,7 +38,7 @@ function JobLine({ job }: { job: CandidateJob }) {
     <li className="flex items-baseline gap-2" data-testid="candidate-job" data-status={job.status} data-name={job.name}>
       <span className="font-mono text-slate-700">{job.name}</span>
       {job.status === "queued" && <span className="text-slate-500">queued{job.error ? ` (retrying: ${job.error})` : ""}</span>}
-      {job.status === "running" && <span className="animate-pulse text-indigo-700">{job.progress?.stage ?? "running"}…</span>}
+      {job.status === "running" && <span className="text-indigo-700">{job.progress?.stage ?? "running"}…</span>}
       {job.status === "done" && (
         <span className="text-emerald-700">
           added{job.outcome?.k !== null && job.outcome?.k !== undefined ? `, ${job.outcome.k} clusters` : ""}

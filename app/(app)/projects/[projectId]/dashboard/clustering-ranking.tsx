@@ -1,8 +1,11 @@
 "use client";
 
 import { estimatorSummary } from "@/lib/cereal/method/estimator-summaries";
-import { formatMetric, type MetricKey, type RoundRow, type StopRule, type TrueMetrics } from "./dashboard-types";
-import { formatScore, LABEL_FREE_MEASURES, measureValue, type LabelFreeMeasure, type LabelFreeScore, type LabelFreeView } from "./use-label-free";
+import type { ClusteringRanking as RankingView } from "@/lib/server/evaluation/ranking";
+import { formatMetric } from "@/app/components/metrics";
+import type { StopRule, TrueMetrics } from "./dashboard-types";
+import { SeriesGlyph, type SeriesStyle } from "../../../../components/series-style";
+import { formatScore, LABEL_FREE_MEASURES, measureValue, type LabelFreeMeasure, type LabelFreeView } from "./use-label-free";
 
 interface Ranked {
   name: string;
@@ -14,37 +17,6 @@ interface Ranked {
   change: number | null;
 }
 
-/** The latest round's estimates of the chosen metric, best first, with what the stop rule says of each. */
-export function rankClusterings(rounds: RoundRow[], metric: MetricKey, clusterings: { name: string; k: number }[]): { ranked: Ranked[]; round: RoundRow | null } {
-  const done = rounds.filter((r) => r.status === "done" && r.estimates?.length);
-  const last = done.at(-1) ?? null;
-  const prev = done.at(-2) ?? null;
-  if (!last) return { ranked: [], round: null };
-  const ranked = clusterings.flatMap((c) => {
-    const e = last.estimates!.find((x) => x.clustering === c.name && x.metric === metric);
-    if (!e) return [];
-    const before = prev?.estimates?.find((x) => x.clustering === c.name && x.metric === metric);
-    return [{ name: c.name, k: c.k, value: e.value, lo: e.lo, hi: e.hi, pBest: e.pBest, change: before ? e.value - before.value : null }];
-  });
-  return { ranked: ranked.sort((a, b) => b.value - a.value), round: last };
-}
-
-/**
- * The rows in ranking order: by the estimate when the latest round has one, then the clusterings
- * it does not cover yet (none before the first round; a new candidate until the next) by ACE, so
- * before any label the label-free ranking is the ranking.
- */
-function orderedRows(ranked: Ranked[], clusterings: { name: string; k: number }[], scores: ReadonlyMap<string, LabelFreeScore>) {
-  const estimated = new Set(ranked.map((r) => r.name));
-  const ace = (name: string) => scores.get(name)?.ace ?? -Infinity;
-  const rest = clusterings
-    .filter((c) => !estimated.has(c.name))
-    .sort((a, b) => ace(b.name) - ace(a.name) || a.name.localeCompare(b.name))
-    .map((c): Ranked => ({ name: c.name, k: c.k, value: NaN, lo: null, hi: null, pBest: null, change: null }));
-  return [...ranked, ...rest];
-}
-
-/** Far projections only say "far": a power law fitted to two or three rounds is not worth more digits. */
 /** one clickable clustering row of either ranking table */
 function RankingRow({ name, selected, onSelect, children }: { name: string; selected: boolean; onSelect: (name: string) => void; children: React.ReactNode }) {
   return (
@@ -52,46 +24,46 @@ function RankingRow({ name, selected, onSelect, children }: { name: string; sele
       data-testid="ranking-row"
       data-clustering={name}
       onClick={() => onSelect(name)}
-      className={`cursor-pointer whitespace-nowrap border-b border-slate-100 last:border-0 ${selected ? "bg-indigo-50/70" : "hover:bg-slate-50"}`}
+      className={`cursor-pointer whitespace-nowrap border-b border-slate-100 last:border-0 ${selected ? "bg-indigo-50/40" : "hover:bg-slate-50"}`}
     >
       {children}
     </tr>
   );
 }
 
+/** Far projections only say "far": a power law fitted to two or three rounds is not worth more digits. */
 const labelsNeeded = (n: number) => (n > 100_000 ? "> 100k labels" : `+${n.toLocaleString("en")} labels`);
 
 export function ClusteringRanking({
-  rounds,
-  metric,
-  clusterings,
+  ranking,
   stopRule,
   trueMetrics,
-  colors,
+  styles,
   selected,
   onSelect,
   labelFree,
   measure,
 }: {
-  rounds: RoundRow[];
-  metric: MetricKey;
-  clusterings: { name: string; k: number }[];
+  /** the ranking as the server computed it (GET /ranking) */
+  ranking: RankingView;
   stopRule: StopRule;
   trueMetrics: TrueMetrics | null;
-  colors: Record<string, string>;
+  styles: Record<string, SeriesStyle>;
   selected: string | null;
   onSelect: (name: string) => void;
   labelFree: LabelFreeView;
   measure: LabelFreeMeasure;
 }) {
-  const { ranked, round } = rankClusterings(rounds, metric, clusterings);
+  const { metric, round } = ranking;
   const summary = round?.estimator ? estimatorSummary(round.estimator) : null;
-  const scores = new Map(labelFree.state === "ready" ? labelFree.clusterings.map((c) => [c.name, c]) : []);
-  const rows = orderedRows(ranked, clusterings, scores);
+  const scores = new Map(ranking.rows.map((r) => [r.name, r.labelFree]));
+  // estimated rows first (best first), then the clusterings the latest round does not cover, by ACE (the server's order)
+  const rows: Ranked[] = ranking.rows.map((r) => ({ name: r.name, k: r.k, value: r.estimate?.value ?? NaN, lo: r.estimate?.lo ?? null, hi: r.estimate?.hi ?? null, pBest: r.estimate?.pBest ?? null, change: r.estimate?.change ?? null }));
+  const ranked = rows.filter((r) => !Number.isNaN(r.value));
   const { digits } = LABEL_FREE_MEASURES.find((m) => m.key === measure)!;
   const labelFreeCell = (name: string, which: "paired" | "ace") => {
-    if (labelFree.state === "computing") return <span className="animate-pulse text-slate-300">…</span>;
-    if (labelFree.state !== "ready") return <span className="text-slate-300">—</span>;
+    if (labelFree.state === "computing") return <span className="text-slate-500">…</span>;
+    if (labelFree.state !== "ready") return <span className="text-slate-500">—</span>;
     return formatScore(measureValue(measure, scores.get(name)?.[which] ?? null), digits);
   };
   const labelFreeCells = (name: string) => (
@@ -114,7 +86,13 @@ export function ClusteringRanking({
       </th>
     </>
   );
-  const dot = (name: string) => <span className="mr-2 inline-block h-2.5 w-2.5 rounded-full align-middle" style={{ background: colors[name] }} />;
+  // the row takes a click anywhere; this button makes the same choice reachable by keyboard
+  const nameButton = (name: string) => (
+    <button type="button" aria-pressed={selected === name} onClick={() => onSelect(name)} className="rounded-sm text-left">
+      <SeriesGlyph style={styles[name]} />
+      <span className="font-mono text-[13px]">{name}</span>
+    </button>
+  );
 
   if (!round)
     return (
@@ -132,8 +110,7 @@ export function ClusteringRanking({
           {rows.map((r) => (
             <RankingRow key={r.name} name={r.name} selected={selected === r.name} onSelect={onSelect}>
               <td className="py-1.5 pl-4 pr-2">
-                {dot(r.name)}
-                <span className="font-mono text-[13px]">{r.name}</span>
+                {nameButton(r.name)}
               </td>
               <td className="px-2 text-right text-xs text-slate-600">{r.k}</td>
               <td className="px-2 font-mono text-xs text-slate-500">{scores.get(r.name)?.space ?? "—"}</td>
@@ -181,8 +158,7 @@ export function ClusteringRanking({
             return (
               <RankingRow key={r.name} name={r.name} selected={selected === r.name} onSelect={onSelect}>
                 <td className="py-2 pl-4 pr-1.5" title={`${r.k} clusters`}>
-                  {dot(r.name)}
-                  <span className="font-mono text-[13px]">{r.name}</span>
+                  {nameButton(r.name)}
                 </td>
                 <td className="px-1.5 text-right font-semibold text-slate-900" data-testid="estimate">
                   {formatMetric(r.value)}
@@ -193,8 +169,8 @@ export function ClusteringRanking({
                 <td className="px-1.5">
                   <svg width="100%" height="12" viewBox="0 0 100 12" preserveAspectRatio="none" aria-hidden className="block">
                     <line x1="0" x2="100" y1="6" y2="6" stroke="#e2e8f0" vectorEffect="non-scaling-stroke" />
-                    {r.lo !== null && r.hi !== null && <rect x={x(r.lo)} width={Math.max(0.8, x(r.hi) - x(r.lo))} y="2" height="8" rx="1" fill={colors[r.name]} opacity="0.35" />}
-                    {!Number.isNaN(r.value) && <line x1={x(r.value)} x2={x(r.value)} y1="0" y2="12" stroke={colors[r.name]} strokeWidth="2" vectorEffect="non-scaling-stroke" />}
+                    {r.lo !== null && r.hi !== null && <rect x={x(r.lo)} width={Math.max(0.8, x(r.hi) - x(r.lo))} y="2" height="8" rx="1" fill={styles[r.name].color} opacity="0.35" />}
+                    {!Number.isNaN(r.value) && <line x1={x(r.value)} x2={x(r.value)} y1="0" y2="12" stroke={styles[r.name].color} strokeWidth="2" vectorEffect="non-scaling-stroke" />}
                     {truth !== undefined && <line x1={x(truth)} x2={x(truth)} y1="0" y2="12" stroke="#0f172a" strokeDasharray="2 2" vectorEffect="non-scaling-stroke" />}
                   </svg>
                 </td>
@@ -203,14 +179,14 @@ export function ClusteringRanking({
                     {formatMetric(truth)}
                   </td>
                 )}
-                <td className={`px-1.5 text-right text-xs ${r.change === null ? "text-slate-400" : r.change >= 0 ? "text-emerald-700" : "text-rose-700"}`}>
+                <td className={`px-1.5 text-right text-xs ${r.change === null ? "text-slate-500" : r.change >= 0 ? "text-emerald-700" : "text-rose-700"}`}>
                   {r.change === null ? "—" : `${r.change >= 0 ? "+" : "−"}${Math.abs(r.change).toFixed(3)}`}
                 </td>
                 <td className="px-1.5 text-right text-xs">{r.pBest === null ? "—" : `${Math.round(r.pBest * 100)}%`}</td>
                 {labelFreeCells(r.name)}
                 <td className="py-2 pl-1.5 pr-4 text-xs">
                   {!stop ? (
-                    <span className="text-slate-400">—</span>
+                    <span className="text-slate-500">—</span>
                   ) : stop.converged ? (
                     <span className="rounded bg-emerald-100 px-1.5 py-0.5 font-medium text-emerald-800">converged</span>
                   ) : (

@@ -2,7 +2,8 @@
 
 import { useEffect, useState } from "react";
 import { CellItems } from "./cell-items";
-import { formatMetric } from "./dashboard-types";
+import { formatMetric } from "@/app/components/metrics";
+import { heatmapShade } from "./heatmap-shade";
 
 interface ContingencyView {
   clustering: string;
@@ -62,7 +63,7 @@ export function ContingencyHeatmap({ projectId, clustering, version }: { project
         <span>
           AP <b className="text-slate-900" data-testid="heatmap-ap">{formatMetric(view.ap)}</b>
         </span>
-        <span className="ml-auto text-slate-400">
+        <span className="ml-auto text-slate-500">
           {view.source.kind === "round" ? `round ${view.source.round}: ${view.labeled} labels + ${view.pseudoLabeled.toLocaleString("en")} pseudo-labels` : `${view.labeled} labels, no round yet`}
         </span>
       </div>
@@ -70,7 +71,7 @@ export function ContingencyHeatmap({ projectId, clustering, version }: { project
         <table className="border-separate border-spacing-0.5 text-[11px] tabular-nums">
           <thead>
             <tr>
-              <th className="pr-2 text-right font-normal text-slate-400">class \ cluster</th>
+              <th className="pr-2 text-right font-normal text-slate-500">class \ cluster</th>
               {view.cells[0]?.map((_, k) => (
                 <th key={k} className="w-8 text-center font-normal text-slate-500">
                   {k}
@@ -88,21 +89,23 @@ export function ContingencyHeatmap({ projectId, clustering, version }: { project
                   </th>
                   {row.map((v, k) => {
                     const share = sum ? v / sum : 0;
+                    const shade = heatmapShade(share);
                     const boxed = view.rowMaxima[c].includes(k);
                     const chosen = selected?.c === c && selected.k === k;
                     return (
                       <td
                         key={k}
                         data-boxed={boxed || undefined}
-                        className={`h-6 w-8 rounded-sm p-0 text-center ${boxed ? "outline-2 -outline-offset-2 outline-slate-900" : ""} ${chosen ? "ring-2 ring-amber-400" : ""} ${share > 0.55 ? "text-white" : "text-slate-700"}`}
-                        style={{ background: v ? `rgba(79, 70, 229, ${(0.08 + 0.92 * share).toFixed(3)})` : "#f8fafc" }}
+                        className={`h-6 w-8 rounded-sm p-0 text-center ${boxed ? "outline-2 -outline-offset-2 outline-slate-900" : ""} ${chosen ? "ring-2 ring-amber-400" : ""}`}
+                        style={v ? { background: `rgb(${shade.background.join(", ")})`, color: shade.text } : { background: "#f8fafc" }}
                       >
                         {v ? (
                           <button
                             type="button"
                             aria-pressed={chosen}
                             onClick={() => setSelected(chosen ? null : { clustering, c, k })}
-                            title={`${view.classes[c]} in cluster ${k}: ${v} (${Math.round(share * 100)}% of the class). Show its items.`}
+                            // the description says in words what the box and the shade show
+                            title={`${view.classes[c]} in cluster ${k}: ${v} (${Math.round(share * 100)}% of the class${boxed ? ", its largest cell" : ""}). Show its items.`}
                             className="h-full w-full cursor-pointer rounded-sm hover:ring-2 hover:ring-amber-300"
                           >
                             {v}

@@ -5,17 +5,19 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { apiJson } from "@/app/components/api";
 import { CandidateClusteringForm } from "./candidate-clustering-form";
-import { ClusteringRanking, rankClusterings } from "./clustering-ranking";
+import { ClusteringRanking } from "./clustering-ranking";
 import { ContingencyHeatmap } from "./contingency-heatmap";
-import { ConvergenceChart } from "./convergence-chart";
-import { CLUSTERING_COLORS, METRICS, type DashboardProject, type MetricKey, type TrueMetrics } from "./dashboard-types";
+import { ConvergenceChart } from "../../../../components/convergence-chart";
+import { METRICS, type MetricKey } from "@/app/components/metrics";
+import type { DashboardProject, TrueMetrics } from "./dashboard-types";
 import { ExportMenu } from "./export-menu";
 import { LabelsPanel } from "./labels-panel";
-import { rankAgreement } from "./rank-agreement";
 import { RoundsPanel } from "./rounds-panel";
 import { LABEL_FREE_MEASURES, useLabelFree, type LabelFreeMeasure } from "./use-label-free";
+import { seriesStyles } from "../../../../components/series-style";
 import { useLiveProject } from "./use-live-project";
-import { MetricTabs } from "./metric-tabs";
+import { useRanking } from "./use-ranking";
+import { MetricTabs } from "../../../../components/metric-tabs";
 
 export function Dashboard({ project }: { project: DashboardProject }) {
   const { snapshot, rounds, stopRule, connected, stepsPerSecond, refreshRounds } = useLiveProject(project.id);
@@ -36,15 +38,13 @@ export function Dashboard({ project }: { project: DashboardProject }) {
     );
   }, [project.id, project.hasReferenceLabels]);
 
-  const colors = useMemo(() => Object.fromEntries(project.clusterings.map((c, i) => [c.name, CLUSTERING_COLORS[i % CLUSTERING_COLORS.length]])), [project.clusterings]);
   const names = project.clusterings.map((c) => c.name);
+  const styles = useMemo(() => seriesStyles(project.clusterings.map((c) => c.name)), [project.clusterings]);
   const labelFree = useLabelFree(project.id, measure, names.join(","));
-  const ranking = rounds ? rankClusterings(rounds, metric, project.clusterings) : null;
-  const best = ranking?.ranked[0]?.name;
-  const agreement =
-    ranking && labelFree.state === "ready"
-      ? rankAgreement(new Map(ranking.ranked.map((r) => [r.name, r.value])), new Map(labelFree.clusterings.map((c) => [c.name, c.ace])))
-      : null;
+  // refetched when the round history (a round finished), the metric, the measure or the label-free state changes
+  const ranking = useRanking(project.id, metric, measure, rounds, `${labelFree.state}|${names.join(",")}`);
+  const best = ranking?.round ? ranking.rows[0]?.name : undefined;
+  const agreement = ranking?.agreement ?? null;
   const measureInfo = LABEL_FREE_MEASURES.find((m) => m.key === measure)!;
   const metricLabel = METRICS.find((m) => m.key === metric)!.label;
   const focus = selected ?? best ?? names[0] ?? null;
@@ -69,17 +69,14 @@ export function Dashboard({ project }: { project: DashboardProject }) {
           <Link href={`/projects/${project.id}`} className="text-xs text-slate-500 hover:text-slate-700">
             ← Project
           </Link>
-          <h1 className="flex items-center gap-2 text-xl font-semibold tracking-tight">
-            {project.name}
-            <span
-              className={`inline-block h-2 w-2 rounded-full ${connected ? "bg-emerald-500" : "bg-slate-300"}`}
-              title={connected ? "Live: updates arrive as they happen" : "Reconnecting…"}
-              data-testid="live-indicator"
-              data-live={connected}
-            />
-          </h1>
+          <h1 className="text-xl font-semibold tracking-tight">{project.name}</h1>
         </div>
         <div className="flex items-center gap-4 text-xs text-slate-600">
+          {/* a word beside the dot: its colour alone would not tell everyone */}
+          <span className="flex items-center gap-1.5" title={connected ? "Live: updates arrive as they happen" : "Reconnecting…"} data-testid="live-indicator" data-live={connected}>
+            <span aria-hidden className={`inline-block h-2 w-2 rounded-full ${connected ? "bg-emerald-500" : "bg-slate-300"}`} />
+            {connected ? "live" : "reconnecting…"}
+          </span>
           <div className="w-44">
             <div className="flex justify-between">
               <span>Labels</span>
@@ -128,8 +125,8 @@ export function Dashboard({ project }: { project: DashboardProject }) {
         </p>
       )}
 
-      <div className="flex items-center gap-1" role="tablist" aria-label="Metric">
-        <MetricTabs metric={metric} onChange={setMetric} />
+      <div className="flex items-center gap-1">
+        <MetricTabs metric={metric} onChange={setMetric} controls="convergence ranking" />
         <span className="ml-3 text-xs text-slate-500">
           {trueMetrics ? "Dashed: true value from the reference labels. " : ""}Bands: 90% intervals.
         </span>
@@ -137,10 +134,10 @@ export function Dashboard({ project }: { project: DashboardProject }) {
 
       {/* the ranking's ten columns (estimates and label-free scores) need most of the row; the rounds table below needs a third */}
       <div className="grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,5fr)]">
-        <section className="h-80 rounded-xl border border-slate-200 bg-white p-2" aria-label="Convergence" data-testid="convergence">
-          {rounds && <ConvergenceChart rounds={rounds} metric={metric} clusterings={names} colors={colors} selected={focus} trueMetrics={trueMetrics} />}
+        <section id="convergence" className="h-80 rounded-xl border border-slate-200 bg-white p-2" aria-label="Convergence" data-testid="convergence">
+          {rounds && <ConvergenceChart rounds={rounds} metric={metric} clusterings={names} styles={styles} selected={focus} trueMetrics={trueMetrics} />}
         </section>
-        <section className="rounded-xl border border-slate-200 bg-white" aria-label="Ranking">
+        <section id="ranking" className="rounded-xl border border-slate-200 bg-white" aria-label="Ranking">
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 pb-1 pt-3">
             <h2 className="text-sm font-semibold">
               Ranking by {ranking?.round ? metricLabel : "ACE"}
@@ -166,7 +163,7 @@ export function Dashboard({ project }: { project: DashboardProject }) {
                 {measureInfo.lowerIsBetter ? "↓ lower is better" : "↑ higher is better"}
               </span>
               {labelFree.state === "computing" && (
-                <span className="animate-pulse text-indigo-700" data-testid="label-free-status">
+                <span className="text-indigo-700" data-testid="label-free-status">
                   computing…
                 </span>
               )}
@@ -186,14 +183,12 @@ export function Dashboard({ project }: { project: DashboardProject }) {
               )}
             </div>
           </div>
-          {rounds && (
+          {ranking && (
             <ClusteringRanking
-              rounds={rounds}
-              metric={metric}
-              clusterings={project.clusterings}
+              ranking={ranking}
               stopRule={stopRule}
               trueMetrics={trueMetrics}
-              colors={colors}
+              styles={styles}
               selected={focus}
               onSelect={setSelected}
               labelFree={labelFree}

@@ -10,10 +10,18 @@ const EXPORTS = [
   { kind: "report", format: null, label: "Report: figures, tables, PDF (.zip)" },
 ] as const;
 
+/** Esc closes the open menu and puts focus back on its button, as in any menu. */
+function closeOnEscape(event: React.KeyboardEvent<HTMLDetailsElement>) {
+  const details = event.currentTarget;
+  if (event.key !== "Escape" || !details.open) return;
+  details.open = false;
+  details.querySelector("summary")?.focus();
+}
+
 /** The owner's downloads, streamed by the exports API (a plain link, so the browser saves the file). */
 export function ExportMenu({ projectId }: { projectId: string }) {
   return (
-    <details className="relative">
+    <details className="relative" onKeyDown={closeOnEscape}>
       <summary className="cursor-pointer list-none rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-500">Export ▾</summary>
       <ul className="absolute right-0 z-20 mt-1 w-60 rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg">
         {EXPORTS.map((e) => (

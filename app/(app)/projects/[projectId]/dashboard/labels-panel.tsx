@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { apiJson } from "@/app/components/api";
 import type { ItemView } from "@/lib/server/labeling/item-view";
-import { formatMetric } from "./dashboard-types";
+import { formatMetric } from "@/app/components/metrics";
 import { ItemThumb } from "./item-thumb";
 
 interface Overview {

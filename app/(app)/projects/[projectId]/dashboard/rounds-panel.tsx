@@ -2,7 +2,8 @@
 
 import { useState } from "react";
 import { apiJson } from "@/app/components/api";
-import type { RoundRow, Snapshot } from "./dashboard-types";
+import type { TimedSnapshot } from "@/app/components/use-project-events";
+import type { RoundRow } from "./dashboard-types";
 
 const seconds = (v: number | null) => (v === null ? "—" : v < 10 ? v.toFixed(1) : v.toFixed(0));
 const STATUS_STYLE: Record<string, string> = {
@@ -22,7 +23,7 @@ export function RoundsPanel({
   onChanged,
 }: {
   projectId: string;
-  snapshot: Snapshot | null;
+  snapshot: TimedSnapshot | null;
   rounds: RoundRow[];
   stepsPerSecond: number | null;
   onChanged: () => void;

@@ -71,7 +71,7 @@ export function ClassPicker(props: {
                 event.currentTarget.blur();
               }
             }}
-            className="w-full rounded-xl border border-slate-300 bg-white py-2.5 pr-10 pl-3 text-sm shadow-sm placeholder:text-slate-400 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-200 focus:outline-none"
+            className="w-full rounded-xl border border-slate-300 bg-white py-2.5 pr-10 pl-3 text-sm shadow-sm placeholder:text-slate-500 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-200 focus:outline-none"
           />
           <span className="pointer-events-none absolute top-1/2 right-2.5 -translate-y-1/2">
             <Kbd>/</Kbd>

@@ -10,14 +10,15 @@ import type { ItemView as Item } from "@/lib/server/labeling/item-view";
  */
 const PIXELATED_BELOW = 128;
 
-export function ItemView({ item, size, textWidth = size, caption }: { item: Item; size: number; textWidth?: number; caption?: string }) {
+/** `size` is a CSS length (it follows the window's height; see the workspace). */
+export function ItemView({ item, size, textWidth = size, caption }: { item: Item; size: string; textWidth?: number | string; caption?: string }) {
   const [natural, setNatural] = useState<{ src: string; width: number } | null>(null);
   const pixelated = natural?.src === item.imageUrl ? natural.width < PIXELATED_BELOW : true;
   return (
     <figure className="flex flex-col items-center">
       <div
         className="relative flex items-center justify-center overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200"
-        style={{ width: item.imageUrl ? size : textWidth, height: size }}
+        style={{ width: item.imageUrl ? size : textWidth, height: size, maxWidth: "100%" }}
       >
         {item.imageUrl ? (
           // eslint-disable-next-line @next/next/no-img-element -- an authorized API route, preloaded by the queue; next/image would re-encode a 28 px image

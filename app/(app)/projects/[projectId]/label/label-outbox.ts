@@ -1,3 +1,5 @@
+import type { ApiResult } from "@/app/components/api";
+
 /**
  * The labels an annotator gave that the server has not confirmed yet. The workspace moves on the
  * moment a key is pressed (optimistic); the outbox then sends each answer in order, retrying with
@@ -15,10 +17,7 @@ export interface AnswerBody {
 export type OutboxOp = { type: "answer"; key: string; taskId: string; body: AnswerBody } | { type: "undo"; key: string; taskId: string };
 
 /** The server's answer; status 0 means the request never got one (offline, connection reset). */
-export interface SendResult {
-  status: number;
-  data: unknown;
-}
+export type SendResult = ApiResult;
 
 export interface OutboxListener {
   sent(op: OutboxOp, data: unknown): void;

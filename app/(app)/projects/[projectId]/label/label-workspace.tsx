@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ActionBar, type BarAction } from "./action-bar";
-import { apiRequest, errorMessage } from "./api-request";
+import { apiRequest, errorMessage } from "@/app/components/api";
+import { useProjectEvents } from "@/app/components/use-project-events";
 import { ClassPicker, FILTER_ABOVE, type ClassOption } from "./class-picker";
 import { classKeys, PAIR_KEYS, RESERVED_KEYS } from "./class-keys";
 import { HelpDialog, type KeyHelp } from "./help-dialog";
@@ -12,16 +13,17 @@ import { ItemView } from "./item-view";
 import { NewClassDialog } from "./new-class-dialog";
 import { PairAnswers, type PairAnswer } from "./pair-answers";
 import { ProgressMeter } from "./progress-meter";
-import { QueueNotice } from "./queue-notice";
+import { QUEUE_TITLES, QueueNotice } from "./queue-notice";
 import { RoundIndicator } from "./round-indicator";
 import { SaveStatus } from "./save-status";
 import { SkipDialog } from "./skip-dialog";
 import { ToastStack } from "./toast-stack";
 import { useClassExamples } from "./use-class-examples";
 import { useLabelingSession } from "./use-labeling-session";
-import { useProjectSnapshot } from "./use-project-snapshot";
 import { useToasts } from "./use-toasts";
 import { useWorkspaceKeys } from "./use-workspace-keys";
+import { itemAnnouncement, roundAnnouncement, saveAnnouncement } from "./workspace-announcements";
+import { WorkspaceAnnouncer } from "./workspace-announcer";
 
 export interface WorkspaceProject {
   id: string;
@@ -36,7 +38,9 @@ export interface WorkspaceProject {
 // A key press within this time of a new item is taken for a double press, not an answer to it:
 // nobody judges an item in 150 ms, so a bouncing key or a double tap never labels an unseen item.
 const ARM_MS = 150;
-const ITEM_SIZE = { clusterwise: 448, pairwise: 384 };
+// The item's side: its full size where the window is tall enough, else what leaves the answers in
+// view at 1280 x 720 (`chrome`: the height of everything else), never below 240 px (200% zoom).
+const ITEM_SIZE = { clusterwise: { full: 448, chrome: 272 }, pairwise: { full: 384, chrome: 380 } };
 const TEXT_WIDTH = 600; // about 60 characters of 18 px text: a comfortable line to read
 
 /** "1–9", "0", "A–F" for the key list, from the keys the classes got. */
@@ -61,7 +65,7 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
   const toSignIn = useCallback(() => router.push(signInUrl), [router, signInUrl]);
   const { toasts, notify, dismiss } = useToasts();
   const session = useLabelingSession({ projectId: project.id, userId, onUnauthenticated: toSignIn, notify });
-  const snapshot = useProjectSnapshot(project.id, toSignIn);
+  const { snapshot } = useProjectEvents(project.id, toSignIn);
   // The label POST's answer is quicker than the stream's next poll: show whichever is newer.
   const counts = session.progress && (!snapshot || session.progress.at > snapshot.at) ? session.progress : snapshot;
   const labels = counts?.labels ?? null;
@@ -198,7 +202,7 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
       : current?.overflow
         ? "This item is overflow"
         : "";
-  const size = ITEM_SIZE[project.mode];
+  const size = `clamp(240px, calc(100vh - ${ITEM_SIZE[project.mode].chrome}px), ${ITEM_SIZE[project.mode].full}px)`;
   const lastLine = (
     <p data-testid="last-answer" className="h-5 truncate text-xs text-slate-500">
       {lastAnswer && session.canUndo ? (
@@ -209,7 +213,7 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
     </p>
   );
   const notice = session.state !== "ok" && (
-    <QueueNotice state={session.state} message={session.message} width={pairwise ? size * 2 + 64 : project.itemKind === "text" ? TEXT_WIDTH : size} height={size + 32} />
+    <QueueNotice state={session.state} message={session.message} width={pairwise ? `calc(2 * ${size} + 4rem)` : project.itemKind === "text" ? TEXT_WIDTH : size} height={`calc(${size} + 2rem)`} />
   );
 
   return (
@@ -302,6 +306,11 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
       />
       {open && !pairwise && <NewClassDialog open={dialog === "newClass"} onClose={() => closeDialog("newClass")} onCreate={createClass} />}
       <ToastStack toasts={toasts} onDismiss={dismiss} />
+      <WorkspaceAnnouncer
+        item={itemAnnouncement(current, session.state === "ok" ? null : QUEUE_TITLES[session.state])}
+        save={saveAnnouncement(session.unsaved, session.retrying)}
+        round={roundAnnouncement(snapshot?.round ?? null, snapshot?.lastRound ?? null)}
+      />
     </div>
   );
 }

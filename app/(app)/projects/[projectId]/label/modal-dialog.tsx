@@ -2,9 +2,22 @@
 
 import { useEffect, useRef } from "react";
 
+const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** showModal makes the page behind inert, but Tab would still leave for the browser's own controls. */
+function keepTabInside(event: React.KeyboardEvent<HTMLDialogElement>) {
+  if (event.key !== "Tab") return;
+  const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  const [first, last] = [focusable[0], focusable.at(-1)];
+  const wrapTo = event.shiftKey ? (document.activeElement === first ? last : null) : document.activeElement === last ? first : null;
+  if (!wrapTo) return;
+  event.preventDefault();
+  wrapTo.focus();
+}
+
 /**
- * A native modal <dialog>: the browser traps focus inside, Esc closes it, and focus returns to
- * where it was, which keeps every dialog usable without a mouse.
+ * A native modal <dialog>: focus stays inside, Esc closes it, and focus returns to where it was,
+ * which keeps every dialog usable without a mouse.
  */
 export function ModalDialog(props: { open: boolean; onClose: () => void; title: string; wide?: boolean; children: React.ReactNode }) {
   const { open, onClose, title, wide, children } = props;
@@ -29,6 +42,7 @@ export function ModalDialog(props: { open: boolean; onClose: () => void; title: 
     <dialog
       ref={ref}
       aria-label={title}
+      onKeyDown={keepTabInside}
       onClose={(event) => {
         const byParent = closedByParent.current;
         closedByParent.current = false;
@@ -43,10 +57,13 @@ export function ModalDialog(props: { open: boolean; onClose: () => void; title: 
           <div className="flex items-center justify-between border-b border-slate-100 px-6 py-4">
             <h2 className="text-base font-semibold">{title}</h2>
             <button type="button" onClick={onClose} className="rounded-lg px-2 py-1 text-sm text-slate-500 hover:bg-slate-100 hover:text-slate-900">
-              Close <span className="text-xs text-slate-400">Esc</span>
+              Close <span className="text-xs text-slate-500">Esc</span>
             </button>
           </div>
-          <div className="overflow-y-auto px-6 py-5">{children}</div>
+          {/* focusable, so a long body (the help) scrolls by keyboard too */}
+          <div tabIndex={0} className="overflow-y-auto px-6 py-5">
+            {children}
+          </div>
         </div>
       )}
     </dialog>

@@ -19,7 +19,7 @@ export function ProgressMeter({ label, value, total, detail, testId }: { label: 
       >
         <div className="h-full rounded-full bg-indigo-500 transition-[width] duration-300" style={{ width: `${share * 100}%` }} />
       </div>
-      <p className="mt-1 h-4 truncate text-[11px] text-slate-400">{detail}</p>
+      <p className="mt-1 h-4 truncate text-[11px] text-slate-500">{detail}</p>
     </div>
   );
 }

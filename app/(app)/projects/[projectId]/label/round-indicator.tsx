@@ -1,25 +1,17 @@
 import type { ProjectSnapshot } from "@/lib/server/live/events";
+import { roundText } from "./workspace-announcements";
 
 /**
  * While a round trains, a small pill with its progress. It never blocks: labeling goes on with
  * overflow tasks. The slot keeps its width when empty, so the header does not jump.
  */
 export function RoundIndicator({ round }: { round: ProjectSnapshot["round"] }) {
-  const progress = (round?.progress ?? null) as { phase?: string; step?: number; total?: number } | null;
+  const progress = round?.progress ?? null;
   const share = progress?.step !== undefined && progress.total ? progress.step / progress.total : null;
-  const text = !round
-    ? ""
-    : round.status === "queued"
-      ? `Round ${round.index} queued`
-      : round.status === "failed"
-        ? `Round ${round.index} failed; the owner can retry it`
-        : progress?.phase === "training" && share !== null
-          ? `Round ${round.index} training · ${progress.step}/${progress.total}`
-          : progress?.phase === "writing"
-            ? `Round ${round.index} saving results`
-            : `Round ${round.index} running`;
+  const text = roundText(round) + (round?.status === "running" && progress?.phase === "training" && share !== null ? ` · ${progress.step}/${progress.total}` : "");
+  // not a live region: the steps change every second; the workspace announces the phases
   return (
-    <div className="w-64" aria-live="polite">
+    <div className="w-64">
       {round && (
         <div
           data-testid="round-indicator"

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { QueueState, TaskView } from "@/lib/server/labeling/tasks";
-import { apiRequest, errorMessage } from "./api-request";
+import { apiRequest, errorMessage } from "@/app/components/api";
 import { LabelOutbox, newIdempotencyKey, type AnswerBody, type OutboxOp } from "./label-outbox";
 
 /**

@@ -129,7 +129,7 @@ export function MembersAdmin({ projectId, currentUserId, initialMembers, initial
           <tr key={m.id}>
             <td className="px-4 py-2">
               {m.name}
-              {m.id === currentUserId && <span className="text-slate-400"> (you)</span>}
+              {m.id === currentUserId && <span className="text-slate-500"> (you)</span>}
             </td>
             <td className="px-4 py-2 text-slate-600">{m.email}</td>
             <td className="px-4 py-2">{m.role.toLowerCase()}</td>

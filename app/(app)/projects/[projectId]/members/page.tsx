@@ -24,7 +24,7 @@ export default async function MembersPage({ params }: { params: Promise<{ projec
         <h1 className="mt-1 text-2xl font-semibold tracking-tight">Members</h1>
         <p className="mt-1 text-sm text-slate-600">
           Add people who have an account, or send an invite link: the invitee sets a password and joins as an annotator.{" "}
-          <Link href={`/projects/${projectId}/settings`} className="text-indigo-600 hover:text-indigo-500">
+          <Link href={`/projects/${projectId}/settings`} className="text-indigo-600 underline hover:text-indigo-500">
             Settings →
           </Link>
         </p>

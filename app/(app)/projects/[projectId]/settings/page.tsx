@@ -26,7 +26,7 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
           {settings.labels > 0
             ? `${settings.labels} labels given: the annotation mode and the class names are fixed now; descriptions and everything else can change.`
             : "No labels yet: every setting can change."}{" "}
-          <Link href={`/projects/${projectId}/members`} className="text-indigo-600 hover:text-indigo-500">
+          <Link href={`/projects/${projectId}/members`} className="text-indigo-600 underline hover:text-indigo-500">
             Members and invites →
           </Link>
         </p>

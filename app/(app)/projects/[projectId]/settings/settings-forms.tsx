@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { estimatorSummary } from "@/lib/cereal/method/estimator-summaries";
 import { useState } from "react";
 import { apiJson } from "@/app/components/api";
+import { INPUT_CLASS } from "@/app/components/form-styles";
 
 interface Settings {
   name: string;
@@ -26,7 +27,6 @@ interface Settings {
   labels: number;
 }
 
-const input = "mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50 disabled:text-slate-500";
 const card = "rounded-xl border border-slate-200 bg-white p-6 shadow-sm";
 const primary = "rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60";
 
@@ -45,7 +45,7 @@ function NumberField({ label, value, onChange, min, hint }: { label: string; val
   return (
     <label className="block">
       <span className="text-sm font-medium text-slate-700">{label}</span>
-      <input type="number" min={min} step={1} value={value} onChange={(e) => onChange(Number(e.target.value))} className={input} />
+      <input type="number" min={min} step={1} value={value} onChange={(e) => onChange(Number(e.target.value))} className={INPUT_CLASS} />
       {hint && <span className="mt-1 block text-xs text-slate-500">{hint}</span>}
     </label>
   );
@@ -55,7 +55,7 @@ function SelectField({ label, value, options, onChange, hint }: { label: string;
   return (
     <label className="block">
       <span className="text-sm font-medium text-slate-700">{label}</span>
-      <select value={value} onChange={(e) => onChange(e.target.value)} className={input}>
+      <select value={value} onChange={(e) => onChange(e.target.value)} className={INPUT_CLASS}>
         {options.map((o) => (
           <option key={o} value={o}>
             {o}
@@ -139,11 +139,11 @@ export function SettingsForm({
         <div className="mt-4 grid gap-4">
           <label className="block">
             <span className="text-sm font-medium text-slate-700">Name</span>
-            <input value={s.name} onChange={(e) => set("name", e.target.value)} required maxLength={200} className={input} />
+            <input value={s.name} onChange={(e) => set("name", e.target.value)} required maxLength={200} className={INPUT_CLASS} />
           </label>
           <label className="block">
             <span className="text-sm font-medium text-slate-700">Description</span>
-            <textarea value={s.description} onChange={(e) => set("description", e.target.value)} rows={2} maxLength={2000} className={input} />
+            <textarea value={s.description} onChange={(e) => set("description", e.target.value)} rows={2} maxLength={2000} className={INPUT_CLASS} />
           </label>
           <Toggle label="Paused" checked={s.paused} onChange={(v) => set("paused", v)} hint="A paused project hands out no tasks." />
         </div>
@@ -154,14 +154,14 @@ export function SettingsForm({
         <div className="mt-4 grid gap-4 sm:grid-cols-2">
           <label className="block">
             <span className="text-sm font-medium text-slate-700">Annotation mode</span>
-            <select value={s.mode} onChange={(e) => set("mode", e.target.value)} disabled={frozen} className={input}>
+            <select value={s.mode} onChange={(e) => set("mode", e.target.value)} disabled={frozen} className={INPUT_CLASS}>
               <option value="clusterwise">clusterwise: which class is this item?</option>
               <option value="pairwise">pairwise: are these two the same class?</option>
             </select>
           </label>
           <label className="block">
             <span className="text-sm font-medium text-slate-700">Classes</span>
-            <select value={s.classMode} onChange={(e) => set("classMode", e.target.value)} className={input}>
+            <select value={s.classMode} onChange={(e) => set("classMode", e.target.value)} className={INPUT_CLASS}>
               <option value="fixed">fixed list</option>
               <option value="open">open: annotators may add a class</option>
             </select>
@@ -172,8 +172,8 @@ export function SettingsForm({
           <ul className="mt-2 space-y-2">
             {s.classes.map((c, i) => (
               <li key={i} className="grid gap-2 sm:grid-cols-[12rem_1fr_auto]">
-                <input aria-label={`Class ${i} name`} value={c.name} onChange={(e) => setClass(i, { name: e.target.value })} disabled={frozen} required className={input} />
-                <input aria-label={`Class ${i} description`} placeholder="Description (optional)" value={c.description} onChange={(e) => setClass(i, { description: e.target.value })} className={input} />
+                <input aria-label={`Class ${i} name`} value={c.name} onChange={(e) => setClass(i, { name: e.target.value })} disabled={frozen} required className={INPUT_CLASS} />
+                <input aria-label={`Class ${i} description`} placeholder="Description (optional)" value={c.description} onChange={(e) => setClass(i, { description: e.target.value })} className={INPUT_CLASS} />
                 <button type="button" disabled={frozen} onClick={() => set("classes", s.classes.filter((_, j) => j !== i))} className="text-sm text-slate-500 hover:text-red-600 disabled:opacity-40">
                   Remove
                 </button>
@@ -186,7 +186,7 @@ export function SettingsForm({
         </div>
         <label className="mt-4 block">
           <span className="text-sm font-medium text-slate-700">Guidelines for annotators</span>
-          <textarea value={s.guidelines} onChange={(e) => set("guidelines", e.target.value)} rows={5} className={input} placeholder="What counts as each class, what to do when unsure…" />
+          <textarea value={s.guidelines} onChange={(e) => set("guidelines", e.target.value)} rows={5} className={INPUT_CLASS} placeholder="What counts as each class, what to do when unsure…" />
         </label>
         <div className="mt-4 grid gap-4 sm:grid-cols-2">
           <NumberField label="Overlap (annotators per task)" min={1} value={s.overlap} onChange={(v) => set("overlap", v)} hint="Above 1, an item's label is the majority vote." />
@@ -284,11 +284,11 @@ export function AddClusteringForm({ projectId }: { projectId: string }) {
       <div className="mt-4 grid gap-4 sm:grid-cols-4">
         <label className="block">
           <span className="text-sm font-medium text-slate-700">Name</span>
-          <input name="name" required pattern="[\w.\-]+" className={input} />
+          <input name="name" required pattern="[\w.\-]+" className={INPUT_CLASS} />
         </label>
         <label className="block">
           <span className="text-sm font-medium text-slate-700">K (optional)</span>
-          <input name="k" type="number" min={1} className={input} />
+          <input name="k" type="number" min={1} className={INPUT_CLASS} />
         </label>
         <label className="block">
           <span className="text-sm font-medium text-slate-700">Cluster ids (.npy)</span>
@@ -337,7 +337,7 @@ export function DeleteProject({ projectId, name }: { projectId: string; name: st
         Deletes its items, clusterings, labels, rounds and every file of it. This cannot be undone. Type <span className="font-semibold">{name}</span> to confirm.
       </p>
       <div className="mt-4 flex gap-3">
-        <input aria-label="Project name to confirm" value={typed} onChange={(e) => setTyped(e.target.value)} className={`${input} mt-0 max-w-sm`} />
+        <input aria-label="Project name to confirm" value={typed} onChange={(e) => setTyped(e.target.value)} className={`${INPUT_CLASS} mt-0 max-w-sm`} />
         <button type="submit" disabled={busy || typed.trim() !== name.trim()} className="rounded-md bg-red-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-red-500 disabled:opacity-50">
           {busy ? "Deleting…" : "Delete project"}
         </button>

@@ -3,9 +3,10 @@
 import { useCallback, useEffect, useState } from "react";
 import { apiJson } from "@/app/components/api";
 import { estimatorSummary } from "@/lib/cereal/method/estimator-summaries";
-import { ConvergenceChart } from "../dashboard/convergence-chart";
-import { CLUSTERING_COLORS, formatMetric, METRICS, type MetricKey, type RoundRow } from "../dashboard/dashboard-types";
-import { MetricTabs } from "../dashboard/metric-tabs";
+import { ConvergenceChart, type ChartRound } from "@/app/components/convergence-chart";
+import { formatMetric, METRICS, type MetricKey } from "@/app/components/metrics";
+import { MetricTabs } from "../../../../components/metric-tabs";
+import { SeriesGlyph, seriesStyles, type SeriesStyle } from "../../../../components/series-style";
 
 type Values = Record<MetricKey, number>;
 interface Run {
@@ -37,21 +38,14 @@ interface SimRound {
   roundSeconds: number | null;
 }
 
-/** The simulator's rounds in the dashboard's round shape, so the same chart draws both. */
-function asRoundRows(rounds: SimRound[]): RoundRow[] {
+/** The simulator's rounds in the chart's round shape, so the same chart draws a project's and a simulation's. */
+function asChartRounds(rounds: SimRound[]): ChartRound[] {
   return rounds.map((r) => ({
     index: r.round,
     status: "done",
     nLabels: r.nLabels,
-    backend: null,
     maskRate: r.maskRate,
-    trainSeconds: null,
     roundSeconds: r.roundSeconds,
-    writeSeconds: null,
-    error: null,
-    createdAt: "",
-    finishedAt: null,
-    job: null,
     estimates: Object.entries(r.estimate).flatMap(([clustering, values]) =>
       METRICS.map((m) => ({ clustering, metric: m.key, value: values[m.key], lo: r.interval?.[clustering]?.[m.key]?.[0] ?? null, hi: r.interval?.[clustering]?.[m.key]?.[1] ?? null, pBest: r.pBest?.[m.key]?.[clustering] ?? null })),
     ),
@@ -126,7 +120,7 @@ export function SimulationRuns({
   };
 
   const clusterings = rounds ? Object.keys(rounds[0]?.estimate ?? {}) : [];
-  const colors = Object.fromEntries(clusterings.map((c, i) => [c, CLUSTERING_COLORS[i % CLUSTERING_COLORS.length]]));
+  const styles = seriesStyles(clusterings);
   const num = (key: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [key]: Number(e.target.value) });
 
   return (
@@ -234,13 +228,11 @@ export function SimulationRuns({
         <section className="rounded-xl border border-slate-200 bg-white p-3" aria-label="Result">
           {current?.status === "done" && rounds && current.summary ? (
             <div className="space-y-3">
-              <div className="flex items-center gap-1" role="tablist" aria-label="Metric">
-                <MetricTabs metric={metric} onChange={setMetric} />
+              <MetricTabs metric={metric} onChange={setMetric} controls="simulation-curves" />
+              <div id="simulation-curves" className="h-64">
+                <ConvergenceChart rounds={asChartRounds(rounds)} metric={metric} clusterings={clusterings} styles={styles} selected={null} trueMetrics={rounds[0].true} />
               </div>
-              <div className="h-64">
-                <ConvergenceChart rounds={asRoundRows(rounds)} metric={metric} clusterings={clusterings} colors={colors} selected={null} trueMetrics={rounds[0].true} />
-              </div>
-              <AecTable summary={current.summary} clusterings={clusterings} colors={colors} />
+              <AecTable summary={current.summary} clusterings={clusterings} styles={styles} />
             </div>
           ) : (
             <p className="p-4 text-sm text-slate-500">{current ? `The selected run is ${current.status}.` : "Run a simulation to see its curves and AEC."}</p>
@@ -251,7 +243,7 @@ export function SimulationRuns({
   );
 }
 
-function AecTable({ summary, clusterings, colors }: { summary: Summary; clusterings: string[]; colors: Record<string, string> }) {
+function AecTable({ summary, clusterings, styles }: { summary: Summary; clusterings: string[]; styles: Record<string, SeriesStyle> }) {
   return (
     <table className="w-full text-xs tabular-nums" data-testid="aec-table">
       <thead>
@@ -280,7 +272,7 @@ function AecTable({ summary, clusterings, colors }: { summary: Summary; clusteri
         {clusterings.map((c) => (
           <tr key={c} className="border-b border-slate-100 text-slate-600">
             <td className="py-1 text-left">
-              <span className="mr-1.5 inline-block h-2 w-2 rounded-full" style={{ background: colors[c] }} />
+              <SeriesGlyph style={styles[c]} />
               <span className="font-mono">{c}</span>
             </td>
             {METRICS.map((m) => (

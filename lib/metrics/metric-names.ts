@@ -1,4 +1,4 @@
-import type { MetricKey } from "@/lib/metrics";
+import type { MetricKey } from "./metrics-from-table";
 
 /** How a metric key is written in a figure, a table or a sentence of the paper. */
 export const METRIC_NAMES: Readonly<Record<MetricKey, string>> = {
