@@ -9,6 +9,8 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-test-"));
 process.env.CEREAL_DATA_DIR = dataDir;
 delete process.env.DATABASE_URL;
 process.env.NEXTAUTH_SECRET = "test-secret-for-session-tokens-only";
+// request and job log lines would bury the test output; logger tests write to their own stream
+process.env.CEREAL_LOG_LEVEL ??= "silent";
 migrateDatabase(path.join(dataDir, "cereal.db"));
 
 afterAll(async () => {

@@ -6,6 +6,7 @@
  *   import, add-clustering   a bundle into a new project, a clustering into a project (bin/project-commands.ts)
  *   ace, cluster   label-free evaluation across embedding spaces, candidate clusterings (bin/label-free-commands.ts)
  *   report, recompute   a project's report to a folder, its tables recomputed offline (bin/report-commands.ts)
+ *   backup, restore   the data folder as one archive and back (bin/ops-commands.ts)
  * It only composes lib/data (the bundle), lib/cereal (the loop) and models/ (the TF.js surrogate).
  */
 import { spawn } from "node:child_process";
@@ -32,6 +33,7 @@ import { loadBundle } from "@/lib/data/bundle";
 import { CommandError, PROJECT_USAGE, runAddClustering, runImport } from "./project-commands";
 import { LABEL_FREE_USAGE, runAce, runCluster } from "./label-free-commands";
 import { REPORT_USAGE, runRecompute, runReport } from "./report-commands";
+import { OPS_USAGE, runBackup, runRestore } from "./ops-commands";
 import { parseCompare, runEstimatorsTable, withRecommended } from "./estimator-commands";
 import { readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
 
@@ -55,7 +57,9 @@ const USAGE = `usage:
                   [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach]
 ${PROJECT_USAGE}
 ${LABEL_FREE_USAGE}
-${REPORT_USAGE}`;
+${REPORT_USAGE}
+
+${OPS_USAGE}`;
 
 // ---------- shared option parsing ----------
 
@@ -382,6 +386,8 @@ async function main(argv: string[]): Promise<void> {
   if (command === "cluster") return runCluster(rest);
   if (command === "report") return void (await runReport(rest));
   if (command === "recompute") return void (await runRecompute(rest, surrogateFactory));
+  if (command === "backup") return void (await runBackup(rest));
+  if (command === "restore") return void (await runRestore(rest));
   if (command === undefined || command === "help" || command === "--help") {
     process.stdout.write(USAGE + "\n");
     return;

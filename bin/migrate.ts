@@ -1,7 +1,7 @@
-/** `npm run db:migrate`: applies pending migrations to the configured database. */
-import { migrateDatabase } from "../lib/server/migrate.ts";
+/** `npm run db:migrate`: applies pending migrations to the configured database, keeping a copy first. */
 import { serverConfig } from "../lib/server/config.ts";
+import { upgradeOrExit } from "../lib/server/ops/upgrade.ts";
 
 const { databasePath } = serverConfig();
-const { applied } = migrateDatabase(databasePath);
-console.log(applied.length ? `applied ${applied.join(", ")} to ${databasePath}` : `${databasePath} is up to date`);
+const { applied } = upgradeOrExit(databasePath, console.log);
+if (!applied.length) console.log(`${databasePath} is up to date`);

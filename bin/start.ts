@@ -11,14 +11,15 @@ import path from "node:path";
 import { createAppServer } from "../lib/server/http/app-server.ts";
 import { trustedProxies } from "../lib/server/http/client-address.ts";
 import { serverConfig } from "../lib/server/config.ts";
-import { migrateDatabase } from "../lib/server/migrate.ts";
 import { removeUnfinishedImports } from "../lib/server/imports/imports.ts";
 import { seedIfEmpty } from "../lib/server/projects/seed.ts";
 import { authSecret } from "../lib/server/auth/session.ts";
+import { upgradeOrExit } from "../lib/server/ops/upgrade.ts";
 import { buildIsStale, NEXT_BIN } from "./build-state.ts";
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
 const dev = process.argv.includes("--dev");
+if (dev) process.env.CEREAL_LOG_FORMAT ??= "pretty";
 const root = process.cwd();
 const config = serverConfig();
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -32,8 +33,8 @@ if (!dev && buildIsStale()) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const { applied } = migrateDatabase(config.databasePath);
-if (applied.length) console.log(`[start] applied migrations: ${applied.join(", ")}`);
+// keeps a copy before pending migrations; a failed one exits here, the database as it was
+upgradeOrExit(config.databasePath, (line) => console.log(`[start] ${line}`));
 const discarded = await removeUnfinishedImports();
 if (discarded) console.log(`[start] removed ${discarded} project(s) whose import did not finish`);
 const seed = await seedIfEmpty(config);

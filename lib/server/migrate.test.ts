@@ -49,17 +49,19 @@ describe("migrations", () => {
     after.close();
   });
 
-  it("rolls back a migration that fails, leaving it to apply again", () => {
+  it("rolls back every pending migration when one fails, naming it, and leaves them to apply again", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
     fs.mkdirSync(path.join(dir, "001_ok"));
     fs.writeFileSync(path.join(dir, "001_ok", "migration.sql"), "CREATE TABLE a (x INTEGER);");
     fs.mkdirSync(path.join(dir, "002_bad"));
     fs.writeFileSync(path.join(dir, "002_bad", "migration.sql"), "CREATE TABLE b (x INTEGER); INSERT INTO nope VALUES (1);");
     const file = path.join(dir, "db.sqlite");
-    expect(() => migrateDatabase(file, dir)).toThrow(/nope/);
+    expect(() => migrateDatabase(file, dir)).toThrow(/migration 002_bad failed: no such table: nope/);
     const db = new Database(file);
-    expect(db.prepare(`SELECT name FROM sqlite_master WHERE name = 'b'`).get()).toBeUndefined();
-    expect(db.prepare(`SELECT migration_name FROM "_prisma_migrations"`).all()).toEqual([{ migration_name: "001_ok" }]);
+    expect(db.prepare(`SELECT name FROM sqlite_master WHERE name IN ('a', 'b')`).all()).toEqual([]);
+    expect(db.prepare(`SELECT migration_name FROM "_prisma_migrations"`).all()).toEqual([]);
     db.close();
+    fs.writeFileSync(path.join(dir, "002_bad", "migration.sql"), "CREATE TABLE b (x INTEGER);");
+    expect(migrateDatabase(file, dir).applied).toEqual(["001_ok", "002_bad"]);
   });
 });

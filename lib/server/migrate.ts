@@ -4,22 +4,26 @@ import path from "node:path";
 import { openDatabaseFile } from "./sqlite-file";
 
 /**
- * Applies the committed SQL migrations in prisma/migrations to the SQLite database, each folder
- * in one transaction, in name order. Applied folders are recorded in Prisma's own
+ * Applies the committed SQL migrations in prisma/migrations to the SQLite database in name order,
+ * all pending folders in one transaction. Applied folders are recorded in Prisma's own
  * `_prisma_migrations` table (same columns and checksum), so `prisma migrate deploy` run online
  * later sees the same history. The Prisma 7 CLI cannot run here (no schema engine offline).
  */
 export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
 
+/** The names of the migrations applied to a database (the readiness check and the upgrade ask too). */
+export const APPLIED_MIGRATIONS_SQL = `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+
 export interface MigrationResult {
   applied: string[];
 }
 
+// /api/ready lists the folder at run time from the checkout; the ignore comments keep Next's build from tracing the whole project
 export function listMigrations(dir = MIGRATIONS_DIR): string[] {
-  if (!fs.existsSync(dir)) return [];
+  if (!fs.existsSync(/*turbopackIgnore: true*/ dir)) return [];
   return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && fs.existsSync(path.join(dir, e.name, "migration.sql")))
+    .readdirSync(/*turbopackIgnore: true*/ dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && fs.existsSync(/*turbopackIgnore: true*/ path.join(dir, e.name, "migration.sql")))
     .map((e) => e.name)
     .sort();
 }
@@ -37,25 +41,24 @@ export function migrateDatabase(databasePath: string, dir = MIGRATIONS_DIR): Mig
       "started_at" DATETIME NOT NULL DEFAULT current_timestamp,
       "applied_steps_count" INTEGER UNSIGNED NOT NULL DEFAULT 0
     )`);
-    const done = new Set(
-      (db.prepare(`SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`).all() as { migration_name: string }[]).map(
-        (r) => r.migration_name,
-      ),
-    );
-    const applied: string[] = [];
-    for (const name of listMigrations(dir)) {
-      if (done.has(name)) continue;
-      const sql = fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8");
-      const checksum = createHash("sha256").update(sql).digest("hex");
-      db.transaction(() => {
-        db.exec(sql);
+    const done = new Set((db.prepare(APPLIED_MIGRATIONS_SQL).all() as { migration_name: string }[]).map((r) => r.migration_name));
+    const pending = listMigrations(dir).filter((name) => !done.has(name));
+    // All pending migrations apply together or not at all: a failed upgrade leaves the database as it was.
+    db.transaction(() => {
+      for (const name of pending) {
+        const sql = fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8");
+        const checksum = createHash("sha256").update(sql).digest("hex");
+        try {
+          db.exec(sql);
+        } catch (error) {
+          throw new Error(`migration ${name} failed: ${(error as Error).message}`, { cause: error });
+        }
         db.prepare(
           `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES (?, ?, current_timestamp, ?, 1)`,
         ).run(randomUUID(), checksum, name);
-      })();
-      applied.push(name);
-    }
-    return { applied };
+      }
+    })();
+    return { applied: pending };
   } finally {
     db.close();
   }

@@ -10,6 +10,9 @@ const PUBLIC_ROUTES = new Set([
   "api/[...path]",
   // invite links: the invitee may have no account yet; the 256-bit token is the authorization
   "api/invites/[token]",
+  // probes for load balancers and supervisors: no session, no details beyond readiness
+  "api/health",
+  "api/ready",
 ]);
 
 const files = routeFiles();

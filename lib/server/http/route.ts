@@ -4,6 +4,7 @@ import { requireProjectRole } from "../auth/project-access";
 import { assertBodyType, readBodyText, type BodyType } from "./request-body";
 import { assertSameOrigin, SAFE_METHODS } from "./same-origin";
 import { bearerToken, userFromRequest, type SessionUser } from "../auth/session";
+import { noteRequestUser, observed } from "../ops/request-log";
 
 /**
  * The one wrapper every route handler goes through: it refuses cross-site changes and bodies of
@@ -43,6 +44,7 @@ export function route<P extends Params>(access: Access, fn: (ctx: AuthedContext<
       // A bearer token authenticates alone, so it needs no CSRF defence (pages never send one).
       if (!SAFE_METHODS.has(request.method) && bearerToken(request) === null) assertSameOrigin(request);
       const user = await userFromRequest(request);
+      noteRequestUser(request, user);
       if (access !== "public") {
         if (!user) throw unauthenticated();
         if (access === "admin" && user.role !== "ADMIN") throw forbidden("Only an administrator can do this.");
@@ -60,7 +62,8 @@ export function route<P extends Params>(access: Access, fn: (ctx: AuthedContext<
       return errorResponse(error);
     }
   };
-  return Object.assign(handler, { [WRAPPED]: access });
+  // every request leaves one log line and one latency observation (lib/server/ops/request-log.ts)
+  return Object.assign(observed(handler), { [WRAPPED]: access });
 }
 
 /** Parses a JSON body (at most 1 MB) with one schema per operation; bad JSON or a failed check is a 400. */

@@ -3,6 +3,8 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { JOB_HEARTBEAT_MS, JobPayloadError, parsePayload, type JobDefinition, type WorkerDeps } from "./definition";
 import { claimJob, completeJob, failJob, newWorkerId, renewLease } from "./queue";
 import { JOBS } from "./registry";
+import { logJob } from "../ops/job-log";
+import { startWorkerHeartbeat } from "../ops/worker-heartbeat";
 
 /**
  * The worker process's job loop: claim a job of a registered kind, check its payload, run its
@@ -24,6 +26,7 @@ export async function runOneJob(owner: string, options: Omit<WorkerOptions, "sig
   const job = await claimJob(owner, jobs);
   if (!job) return false;
   const definition = jobs.find((d) => d.kind === job.kind)!;
+  const started = performance.now();
   const controller = new AbortController();
   let overran = false;
   const heartbeat = setInterval(() => {
@@ -50,10 +53,10 @@ export async function runOneJob(owner: string, options: Omit<WorkerOptions, "sig
       },
     });
     await completeJob(job.id, owner, result as Prisma.InputJsonValue);
-    options.log?.(`job ${job.kind} ${job.id} done`);
+    logJob(job, payload, "done", started);
   } catch (caught) {
     const error = overran ? new Error(`The job ran past its longest legitimate run time (${Math.round(definition.longestRunMs / 60_000)} min) and was stopped.`) : caught;
-    await settleFailure(definition, job, owner, error, payload, options.log);
+    await settleFailure(definition, job, owner, error, payload, started);
   } finally {
     clearInterval(heartbeat);
     clearTimeout(watchdog);
@@ -62,22 +65,28 @@ export async function runOneJob(owner: string, options: Omit<WorkerOptions, "sig
   return true;
 }
 
-async function settleFailure(definition: JobDefinition, job: Job, owner: string, error: unknown, payload: unknown, log?: (message: string) => void) {
+async function settleFailure(definition: JobDefinition, job: Job, owner: string, error: unknown, payload: unknown, started: number) {
   const message = error instanceof Error ? error.message : String(error);
   const invalid = error instanceof JobPayloadError;
   const failedForGood = await failJob(job, owner, error, definition.retry, invalid);
   if (failedForGood && !invalid) await definition.onFailed?.(payload, message);
-  log?.(`job ${job.kind} ${job.id} failed${failedForGood ? "" : " (will retry)"}: ${message}`);
+  logJob(job, payload, failedForGood ? "failed" : "retrying", started, message);
 }
 
 export async function runWorker(options: WorkerOptions): Promise<void> {
   const owner = newWorkerId();
   const pollMs = options.pollMs ?? 500;
   const kinds = (options.jobs ?? JOBS).map((d) => `${d.kind} (${d.lane})`);
+  // the heartbeat row tells /api/ready a worker is alive, and /api/metrics how often it restarted
+  const heartbeat = await startWorkerHeartbeat(owner);
   options.log?.(`${owner} started; job kinds: ${kinds.join(", ")}`);
-  while (!options.signal.aborted) {
-    const ran = await runOneJob(owner, options);
-    if (!ran) await new Promise((resolve) => setTimeout(resolve, pollMs));
+  try {
+    while (!options.signal.aborted) {
+      const ran = await runOneJob(owner, options);
+      if (!ran) await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  } finally {
+    await heartbeat.stop();
   }
   options.log?.(`${owner} stopped`);
 }

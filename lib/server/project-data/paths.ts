@@ -20,6 +20,11 @@ export function projectFile(project: ProjectFolder, relative: string): string {
   return full;
 }
 
+/** The folder every project's folder lives in (`projects/<id>`); a backup copies it whole. */
+export function projectsRoot(): string {
+  return path.join(serverConfig().dataDir, "projects");
+}
+
 /** Temporary uploads and staging folders; removed after each import. */
 export function stagingDir(): string {
   return path.join(serverConfig().dataDir, "staging");
