@@ -51,7 +51,7 @@ export interface ProjectReport {
   readonly notes: string[];
 }
 
-/** the rounds' intervals are bootstrapIntervals' default level (lib/cereal/intervals.ts) */
+/** the rounds' intervals are bootstrapIntervals' default level (lib/cereal/method/intervals.ts) */
 const LEVEL = 0.9;
 
 const MEASURE_NAMES: Record<string, string> = { silhouette: "Silhouette", "davies-bouldin": "Davies-Bouldin", "calinski-harabasz": "Calinski-Harabasz" };

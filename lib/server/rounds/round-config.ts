@@ -56,7 +56,7 @@ export function clusterwiseRoundOptions(settings: { acquisition: string; design:
     steps: settings.fixmatchSteps,
     seed,
     // With the guarded estimator, FixMatch falls back to supervised training while earlier models
-    // fail on the new labels (lib/cereal/round.ts); the other estimators train as configured.
+    // fail on the new labels (lib/cereal/method/round.ts); the other estimators train as configured.
     trainerGuard: settings.estimator === "guarded",
   } satisfies Partial<RoundOptions>;
 }
