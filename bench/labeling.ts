@@ -24,6 +24,7 @@ const { submitLabel } = await import("../lib/server/labeling/labels.ts");
 const { runOneJob } = await import("../lib/server/jobs/worker-loop.ts");
 const { jobResult } = await import("../lib/server/jobs/queue.ts");
 const { roundJob } = await import("../lib/server/rounds/round-job.ts");
+const { ROUND_STEPS } = await import("../lib/server/rounds/round-steps.ts");
 const { createKnnSurrogateFactory } = await import("../lib/cereal/fakes/knn-surrogate.ts");
 const { readNpy, writeNpy } = await import("../lib/data/npy.ts");
 const { Random } = await import("../lib/random/named-streams.ts");
@@ -96,8 +97,8 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
   console.log(`round at N=${n} (k-NN surrogate): ${round.status}, round ${round.roundSeconds?.toFixed(2)} s, of which writing results + estimates + next batch ${round.writeSeconds?.toFixed(3)} s`);
   // the round job's result times each step (lib/server/rounds/round-steps.ts)
   const job = await db().job.findFirstOrThrow({ where: { projectId, kind: roundJob.kind } });
-  const steps = jobResult(roundJob, job)?.steps ?? {};
-  console.log(`  steps: ${Object.entries(steps).map(([step, s]) => `${step} ${s.toFixed(3)} s`).join(", ")}`);
+  const steps = jobResult(roundJob, job)?.steps;
+  console.log(`  steps: ${steps ? ROUND_STEPS.map((step) => `${step} ${steps[step].toFixed(3)} s`).join(", ") : "none recorded"}`);
 }
 
 await db().$disconnect();

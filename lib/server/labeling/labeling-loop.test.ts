@@ -16,7 +16,10 @@ import { projectFile } from "../project-data/paths";
 import { cancelRound, listRounds, retryRound } from "../rounds/round-history";
 import { nextTasks } from "./tasks";
 import { requestAs, routeContext } from "../http/test-requests";
+import { jobResult } from "../jobs/queue";
 import { runOneJob } from "../jobs/worker-loop";
+import { roundJob } from "../rounds/round-job";
+import { ROUND_STEPS } from "../rounds/round-steps";
 
 describe("tasks and labels", () => {
   it("turns 10 concurrent identical POSTs into one label", async () => {
@@ -110,6 +113,10 @@ describe("rounds in the worker", () => {
 
     expect(await runOneJob("test-worker", { deps: fastWorkerDeps })).toBe(true);
     expect(await db().job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: "done", error: null });
+    // the job's result, read typed, times each step of the round
+    const outcome = jobResult(roundJob, await db().job.findUniqueOrThrow({ where: { id: job.id } }))!;
+    expect(outcome).toMatchObject({ round: 0, nLabels: 20 });
+    for (const step of ROUND_STEPS) expect(outcome.steps![step]).toBeGreaterThanOrEqual(0);
     const round = await db().round.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 0 } }, include: { estimates: true } });
     expect(round).toMatchObject({ status: "done", nLabels: 20, seed: 7 });
     expect(round.codeVersion).toMatch(/^0\.1\.0/);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "../db";
 import { defineJob } from "../jobs/definition";
 import { enqueueUniqueJob } from "../jobs/queue";
-import { runRound } from "./round-steps";
+import { roundOutcome, runRound } from "./round-steps";
 
 /**
  * The round job, and when rounds run. Round r estimates from every settled label and draws
@@ -15,16 +15,7 @@ const roundPayload = z.object({ projectId: z.string().min(1), round: z.number().
 export const roundJob = defineJob({
   kind: "round",
   payload: roundPayload,
-  result: z.object({
-    round: z.number(),
-    skipped: z.string().optional(),
-    pairwise: z.boolean().optional(),
-    nLabels: z.number().optional(),
-    next: z.number().optional(),
-    pairAccuracy: z.number().nullable().optional(),
-    /** seconds per step (rounds/round-steps.ts) */
-    steps: z.record(z.string(), z.number()).optional(),
-  }),
+  result: roundOutcome,
   lane: "rounds",
   onePerProject: true,
   projectOf: (p) => p.projectId,

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Draw } from "@/lib/cereal/method/designs";
 import type { PairDrawRecord } from "@/lib/cereal/pairwise/pair-designs";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -35,15 +36,16 @@ export const ROUND_STEPS = ["freeze", "load", "fit", "estimate", "acquire", "sto
 export type RoundStep = (typeof ROUND_STEPS)[number];
 
 /** What the job stores as its result: the round's size, its next batch and each step's seconds. */
-export interface RoundOutcome {
-  round: number;
-  skipped?: string;
-  pairwise?: boolean;
-  nLabels?: number;
-  next?: number;
-  pairAccuracy?: number | null;
-  steps?: Record<RoundStep, number>;
-}
+export const roundOutcome = z.object({
+  round: z.number(),
+  skipped: z.string().optional(),
+  pairwise: z.boolean().optional(),
+  nLabels: z.number().optional(),
+  next: z.number().optional(),
+  pairAccuracy: z.number().nullable().optional(),
+  steps: z.record(z.enum(ROUND_STEPS), z.number()).optional(),
+});
+export type RoundOutcome = z.infer<typeof roundOutcome>;
 
 /** The steps after loading, as each mode implements them. */
 export interface RoundSteps {
