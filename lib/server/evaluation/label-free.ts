@@ -59,14 +59,7 @@ async function inputs(project: { id: string; dataPath: string; embeddingSpace: s
 export async function labelFreeEvaluation(user: SessionUser, projectId: string, query: { measure?: string | null }): Promise<LabelFreeResponse> {
   await requireProjectRole(user, projectId, "OWNER");
   const { measure } = labelFreeQuery.parse({ measure: query.measure ?? undefined });
-  const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { id: true, dataPath: true, embeddingSpace: true } });
-  const current = await inputs(project, measure);
-  if (current.clusterings.length < 3)
-    return { state: "unavailable", measure, reason: "ACE compares clusterings by rank across spaces: add at least 3 clusterings." };
-  const result = await readLabelFreeCache<LabelFreeResult>(project, measure, current.key);
-  if (result) return { state: "ready", ...result };
-  const job = (await pendingJob(projectId, measure)) ?? (await enqueueJob(labelFreeJob, { projectId, measure }));
-  return { state: "computing", measure, jobId: job.id };
+  return (await currentLabelFree(projectId, measure)) ?? { state: "computing", measure, jobId: (await enqueueJob(labelFreeJob, { projectId, measure })).id };
 }
 
 /** The scores as they stand, never queueing a job (the ranking reads them): null when neither computed nor computing. */
