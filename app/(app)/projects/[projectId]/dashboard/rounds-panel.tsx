@@ -81,7 +81,9 @@ export function RoundsPanel({
           </div>
         ) : (
           <p className="text-xs text-slate-500">
-            {snapshot?.batch ? `Batch ${snapshot.batch.index}: ${snapshot.batch.done}/${snapshot.batch.size} tasks done; the next round starts when it is complete.` : "Waiting for the seed batch."}
+            {snapshot?.stages
+              ? `Stages 0-${snapshot.stages.latest} drawn, ${snapshot.stages.settled < 0 ? "none" : `0-${snapshot.stages.settled}`} settled; the next round starts when ${snapshot.stages.batchSize} labels of settled stages are in (${snapshot.stages.fresh} now).`
+              : "Waiting for the seed stage."}
             {backend ? ` Last backend: ${backend}.` : ""}
           </p>
         )}
