@@ -93,7 +93,7 @@ export function RoundsPanel({
             Estimates from the {latest.estimator} estimator
             {latest.surrogateAccuracy != null ? `; surrogate ${Math.round(latest.surrogateAccuracy * 100)}% right on new labels` : ""}
             {latest.surrogateEce != null && (
-              <span title="Expected calibration error (10 bins) of the previous round's model on the newest batch: how far its confidence is from its accuracy. 0 is calibrated.">
+              <span title="Expected calibration error (10 bins) of the model that drew the newest stage, measured on that stage: how far its confidence is from its accuracy. 0 is calibrated.">
                 , calibration error {latest.surrogateEce.toFixed(2)}
               </span>
             )}

@@ -217,6 +217,7 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
       data-task-id={current?.id ?? ""}
       data-item-index={current?.item.index ?? ""}
       data-stage={current?.stage ?? ""}
+      data-drawn-by-round={current?.drawnByRound ?? ""}
       data-armed={String(armed)}
       className="-mt-2 flex flex-col gap-6"
     >
