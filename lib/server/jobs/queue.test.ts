@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "../db";
@@ -99,6 +100,20 @@ describe("job queue", () => {
     // ... and runs once the first is done
     await db().job.update({ where: { id: first.id }, data: { status: "done" } });
     expect((await claimJob("w2", [exclusive]))?.id).toBe(second.id);
+  });
+});
+
+describe("the worker loop's stop signal", () => {
+  it("carries no listener of a finished job: 25 jobs, done or failed, leave it as they found it", async () => {
+    const quick = testJob("quick", async ({ payload }) => (payload.x % 2 ? Promise.reject(new Error("odd")) : {}), { retry: { maxAttempts: 1, backoffMs: 0 } });
+    const worker = new AbortController();
+    for (let x = 0; x < 25; x++) {
+      await enqueueJob(quick, { x });
+      expect(await runOneJob("listener-worker", { deps: noSurrogate, jobs: [quick], signal: worker.signal })).toBe(true);
+    }
+    expect(await db().job.count({ where: { kind: "quick", status: { in: ["done", "failed"] } } })).toBe(25);
+    // one listener per job left behind was the MaxListenersExceededWarning of a long-running worker
+    expect(getEventListeners(worker.signal, "abort")).toHaveLength(0);
   });
 });
 
