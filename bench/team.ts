@@ -8,9 +8,11 @@
  * 2. imports the bundle with the CLI (`cereal import`), sets 1,024-step FixMatch rounds (the
  *    recommended trainer) and the budget over HTTP as the admin, creates the annotator accounts and
  *    adds them to the project;
- * 3. runs one bot per annotator over loopback: next task -> think 2 +- 1 s -> answer with the
- *    reference class and an idempotency key (10% of answers sent twice with the same key); a bot
- *    that got no task asks again after 0.5 s; bounded by --seconds and --max-requests per bot;
+ * 3. runs one bot per annotator over loopback: it keeps the project's event stream open (as the
+ *    label page does) and loops next task -> think 2 +- 1 s -> answer with the reference class and
+ *    an idempotency key (10% of answers sent twice with the same key); a bot that got no task asks
+ *    again after 0.5 s; bounded by --seconds and --max-requests per bot. Meanwhile GET /api/health
+ *    (no database, no session) every 100 ms shows how long the web process's event loop stalls;
  * 4. at --kill-at seconds (once a round is running) SIGKILLs the worker (the start process's child)
  *    and times until that round job runs again;
  * 5. prints labels per second, the share of next-task calls without a task while budget remained,
@@ -182,8 +184,32 @@ const started = Date.now();
 const deadline = started + seconds * 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const streamsOpen = new AbortController();
+let streamEvents = 0;
+async function watch(session: Session) {
+  const response = await fetch(`${base}/api/projects/${projectId}/events`, { headers: { cookie: session.cookie }, signal: streamsOpen.signal }).catch(() => null);
+  const reader = response?.body?.getReader();
+  if (!reader) return;
+  const decoder = new TextDecoder();
+  for (;;) {
+    const chunk = await reader.read().catch(() => ({ done: true, value: undefined }));
+    if (chunk.done) return;
+    streamEvents += (decoder.decode(chunk.value, { stream: true }).match(/event: snapshot/g) ?? []).length;
+  }
+}
+const healthMs: number[] = [];
+async function probeHealth() {
+  while (Date.now() < deadline && !budgetReached) {
+    const t = performance.now();
+    await fetch(`${base}/api/health`).then((r) => r.text());
+    healthMs.push(performance.now() - t);
+    await sleep(100);
+  }
+}
+
 async function bot(i: number) {
   const session = sessions[i];
+  void watch(session);
   for (let requests = 0; Date.now() < deadline && requests < maxRequests && !budgetReached; ) {
     const next = await call(session, "POST", `/api/projects/${projectId}/tasks/next?count=1`);
     requests++;
@@ -239,8 +265,9 @@ async function killWorkerDuringARound(): Promise<Kill | null> {
   }
 }
 
-const [kill] = await Promise.all([killWorkerDuringARound(), ...sessions.map((_, i) => bot(i))]);
+const [kill] = await Promise.all([killWorkerDuringARound(), probeHealth(), ...sessions.map((_, i) => bot(i))]);
 const elapsed = (Date.now() - started) / 1000;
+streamsOpen.abort();
 
 // 5. what the export says, then stop the instance
 const exported = await fetch(`${base}/api/projects/${projectId}/exports/labels?format=jsonl`, { headers: { cookie: owner.cookie } }).then((r) => r.text());
@@ -273,6 +300,8 @@ console.log(`labels accepted:           ${accepted.size} (${(accepted.size / ela
 console.log(`next task without a task:  ${noTaskWithBudget} of ${nextCalls} calls (${((100 * noTaskWithBudget) / Math.max(1, nextCalls)).toFixed(1)}%) while budget remained${budgetReached ? "; the budget was reached" : ""}`);
 console.log(`next task:                 ${ms(nextMs)}`);
 console.log(`label POST:                ${ms(labelMs)}`);
+console.log(`GET /api/health (no db):   ${ms(healthMs)}, max ${Math.max(...healthMs).toFixed(0)} ms: the web process's event loop stalls`);
+console.log(`event streams:             ${annotators} open, ${streamEvents} snapshots pushed`);
 console.log(`rounds run:                ${rounds} (${roundSteps.map((r) => `#${r.index} on ${r.nLabels} labels${r.roundSeconds === null ? "" : ` in ${r.roundSeconds.toFixed(0)} s`}`).join(", ")})`);
 console.log(
   `worker kill -> round again: ${
