@@ -105,6 +105,8 @@ for (const stream of [server.stdout!, server.stderr!]) {
     for (const line of chunk.toString().split("\n")) if (/\[start\]|"level":(40|50|60)|Warning|Error/.test(line)) serverLines.push(line);
   });
 }
+// a bench that fails leaves no instance behind
+process.once("exit", () => server.exitCode === null && server.kill("SIGTERM"));
 const serverExit = new Promise<number | string>((resolve) => server.once("exit", (code, signal) => resolve(signal ?? code ?? -1)));
 for (let ready = false; !ready; ) {
   if (server.exitCode !== null) throw new Error(`the instance exited early; its log: ${path.join(tmp, "server.log")}`);
@@ -118,15 +120,28 @@ const imported = tsx(["bin/cereal.ts", "import", bundle, "--name", "Team bench",
 const projectId = /as project (\S+)/.exec(imported)?.[1];
 if (!projectId) throw new Error(`no project id in the import's output:\n${imported}`);
 
+/**
+ * fetch, sent once more when the connection broke before any answer: a kept-alive connection the
+ * server closed as it was reused (every call here is safe to repeat; answers carry idempotency keys).
+ */
+async function request(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (!/UND_ERR_SOCKET|ECONNRESET|other side closed/.test(String((error as { cause?: unknown }).cause ?? error))) throw error;
+    return fetch(url, init);
+  }
+}
+
 // 2. sessions, settings, accounts
 interface Session {
   cookie: string;
 }
 async function signIn(email: string, password: string): Promise<Session> {
-  const csrf = await fetch(`${base}/api/auth/csrf`);
+  const csrf = await request(`${base}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const csrfCookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  const response = await fetch(`${base}/api/auth/callback/credentials`, {
+  const response = await request(`${base}/api/auth/callback/credentials`, {
     method: "POST",
     redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie, origin: base },
@@ -136,16 +151,21 @@ async function signIn(email: string, password: string): Promise<Session> {
   if (!session) throw new Error(`signing in as ${email} failed (${response.status})`);
   return { cookie: session.split(";")[0] };
 }
+const transportErrors: string[] = [];
 async function call(session: Session, method: string, url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown>; ms: number }> {
   const t = performance.now();
-  const response = await fetch(`${base}${url}`, {
-    method,
-    headers: { cookie: session.cookie, origin: base, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  const ms = performance.now() - t;
-  return { status: response.status, json: text.startsWith("{") ? JSON.parse(text) : {}, ms };
+  try {
+    const response = await request(`${base}${url}`, {
+      method,
+      headers: { cookie: session.cookie, origin: base, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, json: text.startsWith("{") ? JSON.parse(text) : {}, ms: performance.now() - t };
+  } catch (error) {
+    transportErrors.push(`${method} ${url.split("?")[0]}: ${String((error as { cause?: unknown }).cause ?? error)}`);
+    return { status: 0, json: {}, ms: performance.now() - t };
+  }
 }
 const must = async (what: string, result: Promise<{ status: number; json: Record<string, unknown> }>) => {
   const r = await result;
@@ -201,8 +221,9 @@ const healthMs: number[] = [];
 async function probeHealth() {
   while (Date.now() < deadline && !budgetReached) {
     const t = performance.now();
-    await fetch(`${base}/api/health`).then((r) => r.text());
-    healthMs.push(performance.now() - t);
+    const ok = await request(`${base}/api/health`).then((r) => r.text().then(() => true), () => false);
+    if (ok) healthMs.push(performance.now() - t);
+    else transportErrors.push("GET /api/health: no answer");
     await sleep(100);
   }
 }
@@ -213,6 +234,10 @@ async function bot(i: number) {
   for (let requests = 0; Date.now() < deadline && requests < maxRequests && !budgetReached; ) {
     const next = await call(session, "POST", `/api/projects/${projectId}/tasks/next?count=1`);
     requests++;
+    if (next.status !== 200) {
+      await sleep(500);
+      continue;
+    }
     nextCalls++;
     nextMs.push(next.ms);
     const tasks = (next.json.tasks ?? []) as { id: string; item: { index: number } }[];
@@ -270,7 +295,7 @@ const elapsed = (Date.now() - started) / 1000;
 streamsOpen.abort();
 
 // 5. what the export says, then stop the instance
-const exported = await fetch(`${base}/api/projects/${projectId}/exports/labels?format=jsonl`, { headers: { cookie: owner.cookie } }).then((r) => r.text());
+const exported = await request(`${base}/api/projects/${projectId}/exports/labels?format=jsonl`, { headers: { cookie: owner.cookie } }).then((r) => r.text());
 const rows = exported
   .split("\n")
   .filter(Boolean)
@@ -301,6 +326,7 @@ console.log(`next task without a task:  ${noTaskWithBudget} of ${nextCalls} call
 console.log(`next task:                 ${ms(nextMs)}`);
 console.log(`label POST:                ${ms(labelMs)}`);
 console.log(`GET /api/health (no db):   ${ms(healthMs)}, max ${Math.max(...healthMs).toFixed(0)} ms: the web process's event loop stalls`);
+console.log(`failed requests:           ${transportErrors.length}${transportErrors.length ? ` (${[...new Set(transportErrors)].slice(0, 3).join("; ")})` : ""}`);
 console.log(`event streams:             ${annotators} open, ${streamEvents} snapshots pushed`);
 console.log(`rounds run:                ${rounds} (${roundSteps.map((r) => `#${r.index} on ${r.nLabels} labels${r.roundSeconds === null ? "" : ` in ${r.roundSeconds.toFixed(0)} s`}`).join(", ")})`);
 console.log(
