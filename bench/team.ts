@@ -151,7 +151,7 @@ async function signIn(email: string, password: string): Promise<Session> {
   if (!session) throw new Error(`signing in as ${email} failed (${response.status})`);
   return { cookie: session.split(";")[0] };
 }
-const transportErrors: string[] = [];
+const failedRequests: string[] = [];
 async function call(session: Session, method: string, url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown>; ms: number }> {
   const t = performance.now();
   try {
@@ -163,7 +163,7 @@ async function call(session: Session, method: string, url: string, body?: unknow
     const text = await response.text();
     return { status: response.status, json: text.startsWith("{") ? JSON.parse(text) : {}, ms: performance.now() - t };
   } catch (error) {
-    transportErrors.push(`${method} ${url.split("?")[0]}: ${String((error as { cause?: unknown }).cause ?? error)}`);
+    failedRequests.push(`${method} ${url.split("?")[0]}: ${String((error as { cause?: unknown }).cause ?? error)}`);
     return { status: 0, json: {}, ms: performance.now() - t };
   }
 }
@@ -223,7 +223,7 @@ async function probeHealth() {
     const t = performance.now();
     const ok = await request(`${base}/api/health`).then((r) => r.text().then(() => true), () => false);
     if (ok) healthMs.push(performance.now() - t);
-    else transportErrors.push("GET /api/health: no answer");
+    else failedRequests.push("GET /api/health: no answer");
     await sleep(100);
   }
 }
@@ -235,6 +235,7 @@ async function bot(i: number) {
     const next = await call(session, "POST", `/api/projects/${projectId}/tasks/next?count=1`);
     requests++;
     if (next.status !== 200) {
+      if (next.status !== 0) failedRequests.push(`next task: HTTP ${next.status} ${JSON.stringify(next.json)}`);
       await sleep(500);
       continue;
     }
@@ -255,6 +256,7 @@ async function bot(i: number) {
       requests++;
       labelMs.push(answer.ms);
       if (answer.status !== 200) {
+        if (answer.status !== 0) failedRequests.push(`label: HTTP ${answer.status} ${JSON.stringify(answer.json)}`);
         refused++;
         break;
       }
@@ -326,7 +328,7 @@ console.log(`next task without a task:  ${noTaskWithBudget} of ${nextCalls} call
 console.log(`next task:                 ${ms(nextMs)}`);
 console.log(`label POST:                ${ms(labelMs)}`);
 console.log(`GET /api/health (no db):   ${ms(healthMs)}, max ${Math.max(...healthMs).toFixed(0)} ms: the web process's event loop stalls`);
-console.log(`failed requests:           ${transportErrors.length}${transportErrors.length ? ` (${[...new Set(transportErrors)].slice(0, 3).join("; ")})` : ""}`);
+console.log(`failed requests:           ${failedRequests.length}${failedRequests.length ? ` (${[...new Set(failedRequests)].slice(0, 3).join("; ")})` : ""}`);
 console.log(`event streams:             ${annotators} open, ${streamEvents} snapshots pushed`);
 console.log(`rounds run:                ${rounds} (${roundSteps.map((r) => `#${r.index} on ${r.nLabels} labels${r.roundSeconds === null ? "" : ` in ${r.roundSeconds.toFixed(0)} s`}`).join(", ")})`);
 console.log(
