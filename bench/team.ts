@@ -200,6 +200,7 @@ let budgetReached = false;
 const accepted = new Map<string, string>(); // label id -> "email|item"
 let duplicateAnswers = 0;
 let refused = 0;
+const loadAtStart = os.loadavg()[0];
 const started = Date.now();
 const deadline = started + seconds * 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -323,6 +324,7 @@ const leftovers = spawnSync("ps", ["-o", "pid=,args=", "--ppid", String(server.p
 const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] : NaN);
 const ms = (xs: number[]) => `p50 ${pct(xs, 0.5).toFixed(0)} ms / p95 ${pct(xs, 0.95).toFixed(0)} ms / p99 ${pct(xs, 0.99).toFixed(0)} ms (${xs.length} calls)`;
 console.log(`\n== bench/team.ts: ${annotators} annotators, ${elapsed.toFixed(0)} s, N=${values.n} D=${values.d} classes=${values.classes}, rounds of ${applied.fixmatchSteps} FixMatch steps, batches of ${applied.batchSize}`);
+console.log(`machine:                   ${os.cpus().length} cores, load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end (1 min)`);
 console.log(`labels accepted:           ${accepted.size} (${(accepted.size / elapsed).toFixed(2)} labels/s); answers sent twice: ${duplicateAnswers} recognised as duplicates; refused answers: ${refused}`);
 console.log(`next task without a task:  ${noTaskWithBudget} of ${nextCalls} calls (${((100 * noTaskWithBudget) / Math.max(1, nextCalls)).toFixed(1)}%) while budget remained${budgetReached ? "; the budget was reached" : ""}`);
 console.log(`next task:                 ${ms(nextMs)}`);
