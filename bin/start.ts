@@ -2,7 +2,8 @@
  * `npm start`: build if needed, migrate, seed on first start, then serve the app and run the
  * worker process under a supervisor: a worker that dies is logged (exit code or signal), its
  * running jobs go back to the queue at once, and it is restarted with backoff while the app keeps
- * serving (lib/server/ops/worker-supervisor.ts). Ctrl-C or SIGTERM stops both. `npm run dev` does the same with `next dev`.
+ * serving (lib/server/ops/worker-supervisor.ts). Ctrl-C or SIGTERM stops both. `npm run dev`
+ * does the same with `next dev`.
  * The app is served by Next's request handler inside this process, behind a plain HTTP server
  * that sets X-Forwarded-For from the socket (lib/server/http/app-server.ts): the sign-in throttle
  * must see the real address, which `next start` lets a client choose.

@@ -5,7 +5,7 @@ import { db } from "../db";
 import { createTestProject } from "../projects/test-projects";
 import { defineJob, JOB_LEASE_MS, type JobDefinition } from "./definition";
 import { claimJob, enqueueJob, enqueueUniqueJob, jobPayload, MAX_JOB_RELEASES, releaseJobsOf, retryJob } from "./queue";
-import { runOneJob } from "./worker-loop";
+import { releaseDeadWorker, runOneJob } from "./worker-loop";
 
 const noSurrogate = { createSurrogate: async () => Promise.reject(new Error("no surrogate in these tests")) };
 
@@ -149,6 +149,20 @@ describe("jobs of a worker known to be dead", () => {
     // a retry starts the count over
     await retryJob(job.id);
     expect(await db().job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: "queued", releases: 0, attempts: 0 });
+  });
+});
+
+describe("a dead worker's jobs, through the worker loop", () => {
+  it("tells the kind's onFailed about a job failed for killing its workers, and requeues the others", async () => {
+    const told: string[] = [];
+    const fragile = defineJob({ ...testJob("fragile", idle), onFailed: async (payload, message) => void told.push(`${payload.x}: ${message}`) });
+    const doomed = await enqueueJob(fragile, { x: 1 });
+    const spared = await enqueueJob(fragile, { x: 2 });
+    await db().job.update({ where: { id: doomed.id }, data: { releases: MAX_JOB_RELEASES - 1 } });
+    expect((await claimJob("fragile-worker", [fragile]))?.id).toBe(doomed.id);
+    expect((await claimJob("fragile-worker", [fragile]))?.id).toBe(spared.id);
+    expect(await releaseDeadWorker("fragile-worker", [fragile])).toEqual({ requeued: [spared.id], failed: [doomed.id] });
+    expect(told).toEqual([`1: The worker process died ${MAX_JOB_RELEASES} times while running this job (the last time just now); it is not run again. Check the worker's log lines for why it died, then retry the job.`]);
   });
 });
 
