@@ -99,4 +99,24 @@ describe("worker supervisor", () => {
       server.close();
     }
   }, 120_000);
+
+  it("stops a worker that does not stop on SIGTERM with SIGKILL, and queues its round again at once", async () => {
+    const { projectId, annotators, truth } = await digitsProject();
+    await labelAll(annotators[0], projectId, truth, 20);
+    const hold = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cereal-hold-")), "hold");
+    const supervisor = superviseWorker({
+      command: process.execPath,
+      args: ["--import", "tsx", path.join("lib", "server", "ops", "test-worker.ts")],
+      env: { ...process.env, CEREAL_TEST_HOLD_FILE: hold },
+      stdio: "ignore",
+    });
+    const stuck = supervisor.workerId()!;
+    fs.writeFileSync(hold, stuck); // held inside the round, it never gets back to its stop signal
+    await until("the worker to run round 0", async () => (await db().job.findFirst({ where: { projectId, kind: roundJob.kind, status: "running", leaseOwner: stuck } })) !== null);
+    const child = supervisor.child()!;
+    await supervisor.stop(500);
+    expect(child.signalCode).toBe("SIGKILL");
+    expect(await db().job.findFirstOrThrow({ where: { projectId, kind: roundJob.kind } })).toMatchObject({ status: "queued", leaseOwner: null, releases: 1, attempts: 0 });
+    expect(supervisor.restarts()).toBe(0);
+  }, 120_000);
 });

@@ -37,7 +37,10 @@ export interface WorkerSupervisor {
   /** the running worker's queue id */
   readonly workerId: () => string | null;
   readonly restarts: () => number;
-  /** SIGTERM to the worker (SIGKILL after forceMs), no restart; resolves once it exited */
+  /**
+   * SIGTERM to the worker (SIGKILL after forceMs), no restart; resolves once it exited and the jobs
+   * it was still running (killed, it could not hand them back itself) are queued again
+   */
   stop(forceMs?: number): Promise<void>;
 }
 
@@ -129,12 +132,14 @@ export function superviseWorker(options: SupervisorOptions): WorkerSupervisor {
       stopping = true;
       clearTimeout(restartTimer);
       const proc = child;
-      if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+      const id = workerId;
+      if (!proc || !id || proc.exitCode !== null || proc.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
       proc.kill("SIGTERM");
       const force = setTimeout(() => proc.kill("SIGKILL"), forceMs);
       await exited;
       clearTimeout(force);
+      await releaseDeadWorker(id);
     },
   };
 }
