@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { db } from "../db";
 import { digitsProject, labelAll } from "../labeling/labeling-test-fixture";
 import { projectSnapshot } from "../live/events";
@@ -17,6 +17,15 @@ const until = async (what: string, check: () => Promise<boolean> | boolean, trie
   }
   throw new Error(`timed out waiting for ${what}`);
 };
+
+const holdDirs: string[] = [];
+/** A file whose content names the worker to hold inside its round (test-worker.ts). */
+const holdFile = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-hold-"));
+  holdDirs.push(dir);
+  return path.join(dir, "hold");
+};
+afterAll(() => holdDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
 describe("worker supervisor", () => {
   it("backs off by doubling up to the cap while workers die young, and starts over after a healthy run", () => {
@@ -51,7 +60,7 @@ describe("worker supervisor", () => {
       }
     })();
 
-    const hold = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cereal-hold-")), "hold");
+    const hold = holdFile();
     const lines: string[] = [];
     const supervisor = superviseWorker({
       command: process.execPath,
@@ -103,7 +112,7 @@ describe("worker supervisor", () => {
   it("stops a worker that does not stop on SIGTERM with SIGKILL, and queues its round again at once", async () => {
     const { projectId, annotators, truth } = await digitsProject();
     await labelAll(annotators[0], projectId, truth, 20);
-    const hold = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cereal-hold-")), "hold");
+    const hold = holdFile();
     const supervisor = superviseWorker({
       command: process.execPath,
       args: ["--import", "tsx", path.join("lib", "server", "ops", "test-worker.ts")],
