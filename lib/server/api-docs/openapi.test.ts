@@ -111,6 +111,8 @@ describe("each documented response parses the real one", () => {
   it("every documented JSON GET", async () => {
     const invite = await parsesAs("POST", "api/projects/[projectId]/invites", { json: { email: "someone@example.org" } });
     const simulation = await parsesAs("POST", "api/projects/[projectId]/simulations", { json: { budget: 30, seedSize: 10, batch: 10 } });
+    await parsesAs("PUT", "api/projects/[projectId]/webhook", { json: { url: "https://example.org/hooks/cereal" } });
+    await parsesAs("PUT", "api/me/webhook", { json: { url: "https://example.org/hooks/imports", rotateSecret: true } });
     const extra: Record<string, Parameters<typeof call>[2]> = {
       "api/admin/users": { as: "admin" },
       "api/invites/[token]": { as: null, params: { token: invite.invite.path.split("/").pop() } },

@@ -27,7 +27,9 @@ import * as account from "./account-responses";
 import * as projects from "./project-responses";
 import * as labeling from "./labeling-responses";
 import * as evaluation from "./evaluation-responses";
+import * as webhooks from "./webhook-responses";
 import { okBody } from "./wire";
+import { webhookInput } from "../webhooks/webhooks";
 
 /**
  * Every operation of the API as the OpenAPI document describes it: the route file it lives in,
@@ -36,7 +38,7 @@ import { okBody } from "./wire";
  * exported handler is here or in EXCLUDED_ROUTES, each access level matches route()'s, and each
  * documented response parses the real one.
  */
-export type Method = "GET" | "POST" | "PATCH" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** a multipart body: its text fields (a zod object) and its file parts */
 export interface MultipartBody {
@@ -236,6 +238,29 @@ export const OPERATIONS: Operation[] = [
   { method: "GET", route: "api/projects/[projectId]/simulations", tag: "Simulations", summary: "Oracle simulation runs", description: owner, access: "user", response: evaluation.simulationsResponse },
   { method: "POST", route: "api/projects/[projectId]/simulations", tag: "Simulations", summary: "Queue an oracle simulation", access: "owner", body: simulationInput, response: evaluation.simulationQueued },
   { method: "GET", route: "api/projects/[projectId]/simulations/[simulationId]", tag: "Simulations", summary: "One simulation and, once done, its result", description: owner, access: "user", response: evaluation.simulationResponse },
+
+  // webhooks
+  ...(["project", "user"] as const).flatMap((scope): Operation[] => {
+    const route = scope === "project" ? "api/projects/[projectId]/webhook" : "api/me/webhook";
+    const access = scope === "project" ? "owner" : "user";
+    const events = scope === "project" ? "round.completed, round.failed and stop_rule.met" : "import.completed and import.failed";
+    const tag = "Webhooks";
+    return [
+      { method: "GET", route, tag, summary: `The ${scope}'s webhook and its latest deliveries`, description: `Events: ${events}.`, access, response: webhooks.webhookResponse },
+      {
+        method: "PUT",
+        route,
+        tag,
+        summary: `Set the ${scope}'s webhook URL`,
+        description: `Events: ${events}, signed per Standard Webhooks with the secret (kept unless rotateSecret). Private and loopback addresses are refused unless the server sets CEREAL_WEBHOOK_ALLOW_PRIVATE=1.`,
+        access,
+        body: webhookInput,
+        response: webhooks.webhookResponse,
+      },
+      { method: "DELETE", route, tag, summary: `Remove the ${scope}'s webhook and its delivery log`, access, response: okBody },
+    ];
+  }),
+  { method: "POST", route: "api/webhook-deliveries/[deliveryId]/redeliver", tag: "Webhooks", summary: "Send a delivery again", description: "The webhook's project owners, or the user whose webhook it is.", access: "user", response: webhooks.redeliveryQueued },
 
   // exports
   {

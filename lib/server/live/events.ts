@@ -1,7 +1,7 @@
 import { db } from "../db";
 import { requireProjectRole } from "../auth/project-access";
 import { jobPayload } from "../jobs/queue";
-import { latestEstimates } from "../project-data/estimate-history";
+import { estimatesByClustering, latestEstimates } from "../project-data/estimate-history";
 import { nextRoundIndex, roundJob } from "../rounds/round-job";
 import { roundProgress, type RoundProgress } from "../rounds/round-progress";
 import type { SessionUser } from "../auth/session";
@@ -36,11 +36,7 @@ export async function projectSnapshot(user: SessionUser, projectId: string): Pro
   });
   const last = await latestEstimates(projectId);
   const maySeeEstimates = role === "OWNER" || project.annotatorsSeeEstimates;
-  let estimates: ProjectSnapshot["estimates"] = null;
-  if (maySeeEstimates && last) {
-    estimates = {};
-    for (const e of last.estimates) (estimates[e.clustering] ??= {})[e.metric] = { value: e.value, lo: e.lo, hi: e.hi, pBest: e.pBest };
-  }
+  const estimates: ProjectSnapshot["estimates"] = maySeeEstimates && last ? estimatesByClustering(last.estimates) : null;
   return {
     labels: await countedLabels(db(), projectId),
     budget: project.budget,

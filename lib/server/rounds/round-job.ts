@@ -3,6 +3,7 @@ import { db } from "../db";
 import { defineJob } from "../jobs/definition";
 import { enqueueUniqueJob } from "../jobs/queue";
 import { roundOutcome, runRound } from "./round-steps";
+import { notifyRoundCompleted, notifyRoundFailed } from "../webhooks/events";
 
 /**
  * The round job, and when rounds run. Round r estimates from every settled label and draws
@@ -25,12 +26,14 @@ export const roundJob = defineJob({
   retry: { maxAttempts: 3, backoffMs: 5_000 },
   async run({ job, payload, deps, signal, progress }) {
     const outcome = await runRound({ ...payload, jobId: job.id, deps, signal, progress });
+    await notifyRoundCompleted(payload.projectId, payload.round);
     await maybeEnqueueRound(payload.projectId);
     return outcome;
   },
   // The last attempt failed: the Round row shows the error too (the job keeps it, retryable).
   async onFailed({ projectId, round }, message) {
     await db().round.updateMany({ where: { projectId, index: round, status: { not: "done" } }, data: { status: "failed", error: message } });
+    await notifyRoundFailed(projectId, round, message);
   },
 });
 
