@@ -45,4 +45,13 @@ test("make, use and revoke an access token; read the API reference", async ({ pa
   await page.waitForLoadState("networkidle");
   await page.screenshot({ path: testInfo.outputPath("api-docs.png"), fullPage: false });
   await check("/docs/api");
+
+  // the project's webhook on its settings page: a URL saved gets a Standard Webhooks secret
+  const demo = list.find((p) => p.name === "Fashion demo")!;
+  await page.goto(`/projects/${demo.id}/settings`);
+  await page.getByLabel("Receiver URL").fill("https://example.org/hooks/cereal");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByTestId("webhook-secret")).toHaveText(/^whsec_[A-Za-z0-9+/]+=*$/);
+  await expect(page.getByRole("table", { name: "Webhook deliveries" })).toContainText("Nothing sent yet.");
+  await check(`/projects/${demo.id}/settings`);
 });
