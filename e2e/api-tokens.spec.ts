@@ -20,6 +20,9 @@ test("make, use and revoke an access token; read the API reference", async ({ pa
   const token = (await page.getByTestId("new-token").textContent())!.trim();
   expect(token).toMatch(/^cereal_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
   await expect(page.getByRole("row", { name: /e2e script/ })).toContainText("read");
+  // the same page holds your own webhook, for import events
+  await expect(page.getByRole("heading", { name: "Webhook" })).toBeVisible();
+  await expect(page.getByText("import.completed")).toBeVisible();
   await check("/account/tokens");
 
   const bearer = { authorization: `Bearer ${token}` };

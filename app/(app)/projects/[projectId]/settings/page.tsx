@@ -5,7 +5,7 @@ import { optionsCatalogue } from "@/lib/server/project-data/options-catalogue";
 import { getProjectSettings } from "@/lib/server/projects/project-settings";
 import { pageError } from "../page-error";
 import { AddClusteringForm, DeleteProject, SettingsForm } from "./settings-forms";
-import { WebhookSettings, type WebhookView } from "./webhook-settings";
+import { WebhookSettings, type WebhookView } from "@/app/components/webhook-settings";
 import { AppError } from "@/lib/server/errors";
 import { projectWebhook } from "@/lib/server/webhooks/webhooks";
 
@@ -45,7 +45,17 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
         recommended={{ acquisition, design, fixmatch, fixmatchSteps, estimator }}
       />
       <AddClusteringForm projectId={projectId} />
-      {webhook && <WebhookSettings projectId={projectId} initial={JSON.parse(JSON.stringify(webhook)) as WebhookView} />}
+      {webhook && (
+        <WebhookSettings
+          base={`/api/projects/${projectId}/webhook`}
+          events={
+            <>
+              <code>round.completed</code> (with the estimates), <code>round.failed</code> and <code>stop_rule.met</code>
+            </>
+          }
+          initial={JSON.parse(JSON.stringify(webhook)) as WebhookView}
+        />
+      )}
       <DeleteProject projectId={projectId} name={settings.name} />
     </div>
   );

@@ -11,9 +11,12 @@ export interface WebhookView {
 
 const STATUS_STYLE: Record<string, string> = { delivered: "text-emerald-700", failed: "text-red-700", pending: "text-amber-700" };
 
-/** The project's webhook (owners): URL, secret, the delivery log with each attempt, and redelivery. */
-export function WebhookSettings({ projectId, initial }: { projectId: string; initial: WebhookView }) {
-  const base = `/api/projects/${projectId}/webhook`;
+/**
+ * A webhook's settings (a project's, for its owners, on the settings page; a user's own, for
+ * import events, on the tokens page): URL, secret, the delivery log with each attempt, redelivery.
+ * `base` is its API route; `events` says what it carries.
+ */
+export function WebhookSettings({ base, events, initial }: { base: string; events: React.ReactNode; initial: WebhookView }) {
   const [view, setView] = useState(initial);
   const [url, setUrl] = useState(initial.webhook?.url ?? "");
   const [error, setError] = useState<string | null>(null);
@@ -36,8 +39,8 @@ export function WebhookSettings({ projectId, initial }: { projectId: string; ini
     <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm" aria-labelledby="webhook-heading">
       <h2 id="webhook-heading" className="text-lg font-semibold">Webhook</h2>
       <p className="mt-1 text-sm text-slate-600">
-        POSTs <code>round.completed</code> (with the estimates), <code>round.failed</code> and <code>stop_rule.met</code> to your URL, signed per Standard Webhooks
-        (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>); failed deliveries are retried with backoff.
+        POSTs {events} to your URL, signed per Standard Webhooks (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>); failed
+        deliveries are retried with backoff.
       </p>
       {error && (
         <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
