@@ -15,6 +15,7 @@ import { runOneJob } from "../jobs/worker-loop";
 import { guardedLookup, isPrivateAddress } from "./safe-target";
 import { verifyWebhook } from "./signing";
 import { notifyRoundCompleted } from "./events";
+import { roundJob } from "../rounds/round-job";
 
 /** A receiver on loopback that answers each request with the next status of its script. */
 interface Received {
@@ -164,6 +165,15 @@ describe("webhooks", () => {
     const [redirected] = (await webhookLog(owner, projectId)).deliveries;
     expect(redirected.attempts[0].statusCode).toBe(302);
     expect(redirected.status).toBe("pending");
+  });
+
+  it("sends round.failed when a round's last attempt fails", async () => {
+    const { projectId } = await projectWithRound();
+    await drain();
+    received = [];
+    await roundJob.onFailed!({ projectId, round: 1 }, "The surrogate ran out of memory.");
+    await drain();
+    expect(received.map((r) => JSON.parse(r.body))).toEqual([{ type: "round.failed", timestamp: expect.any(String), data: { projectId, round: 1, error: "The surrogate ran out of memory." } }]);
   });
 
   it("sends stop_rule.met once per transition to converged, per clustering and metric", async () => {
