@@ -34,7 +34,7 @@ interface Progress {
   labels: number;
   budget: number;
   paused: boolean;
-  batch: { index: number; size: number; done: number } | null;
+  stages: { latest: number; settled: number; fresh: number; batchSize: number } | null;
   round: { index: number; status: string; error: string | null } | null;
   lastRound: { index: number; nLabels: number; finishedAt: string | null } | null;
   estimates: Estimates | null;
@@ -117,7 +117,7 @@ export async function runRemote(argv: string[], print: (line: string) => void = 
     const project = await findProject(remote, target);
     const status = await getJson<Progress>(remote, `/api/projects/${project.id}/progress`);
     print(`${project.name} (${project.id}): ${status.labels}/${status.budget} labels${status.paused ? ", paused" : ""}`);
-    if (status.batch) print(`batch ${status.batch.index}: ${status.batch.done}/${status.batch.size} done`);
+    if (status.stages) print(`stages drawn through ${status.stages.latest}, settled through ${status.stages.settled}; ${status.stages.fresh}/${status.stages.batchSize} fresh labels toward the next round`);
     if (status.round) print(`round ${status.round.index} ${status.round.status}${status.round.error ? `: ${status.round.error}` : ""}`);
     if (status.lastRound) print(`last round ${status.lastRound.index} at ${status.lastRound.nLabels} labels, finished ${status.lastRound.finishedAt ?? "-"}`);
     for (const [clustering, metrics] of Object.entries(status.estimates ?? {}).sort()) {

@@ -10,7 +10,10 @@ export const projectSnapshotResponse = z.strictObject({
   labels: z.number().int(),
   budget: z.number().int(),
   paused: z.boolean(),
-  batch: z.strictObject({ index: z.number().int(), size: z.number().int(), done: z.number().int() }).nullable(),
+  stages: z
+    .strictObject({ latest: z.number().int(), settled: z.number().int(), fresh: z.number().int(), batchSize: z.number().int() })
+    .nullable()
+    .describe("the latest stage drawn, the last of the settled prefix (-1: none), and the settled stages' labels no round used yet (a round is due at batchSize)"),
   round: z
     .strictObject({ index: z.number().int(), status: z.enum(["queued", "running", "failed"]), progress: roundProgress.nullable(), error: z.string().nullable() })
     .nullable()

@@ -6,8 +6,8 @@ export const nextTasksResponse = z.strictObject({
   tasks: z.array(
     z.strictObject({
       id: z.string(),
-      batchIndex: z.number().int(),
-      overflow: z.boolean().describe("drawn beyond the batch while a round runs"),
+      stage: z.number().int().describe("the stage the task was drawn in (0: the seed stage)"),
+      drawnByRound: z.number().int().nullable().describe("the round whose ranking drew it"),
       leaseExpiresAt: isoDateTime,
       item: itemView,
       itemB: itemView.nullable().describe("the second item of a pair (pairwise projects)"),
