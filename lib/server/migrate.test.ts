@@ -75,6 +75,40 @@ describe("migrations", () => {
     after.close();
   });
 
+  it("keeps every project's rows through a migration that rebuilds a parent table (foreign keys are off while migrations run)", () => {
+    const names = listMigrations();
+    const rebuild = names.find((n) => n.endsWith("_recommended_configuration_in_code"))!;
+    expect(fs.readFileSync(path.join("prisma/migrations", rebuild, "migration.sql"), "utf8")).toMatch(/DROP TABLE "Project"/);
+    const before = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
+    for (const name of names.slice(0, names.indexOf(rebuild))) fs.cpSync(path.join("prisma/migrations", name), path.join(before, name), { recursive: true });
+    const file = path.join(before, "db.sqlite");
+    migrateDatabase(file, before);
+    const db = new Database(file);
+    db.prepare(`INSERT INTO "Project" (id, name, dataPath, bundleName, n, d, updatedAt) VALUES ('p', 'p', '/p', 'b', 100, 2, CURRENT_TIMESTAMP)`).run();
+    db.prepare(`INSERT INTO "Batch" (id, projectId, "index", size) VALUES ('b0', 'p', 0, 1)`).run();
+    db.prepare(`INSERT INTO "Task" (id, projectId, batchId, itemIndex, design, q, drawOrder) VALUES ('t0', 'p', 'b0', 3, 'uniform', 0.01, 0)`).run();
+    db.close();
+    migrateDatabase(file);
+    const after = new Database(file);
+    expect(after.prepare(`SELECT id FROM "Batch"`).all()).toEqual([{ id: "b0" }]);
+    expect(after.prepare(`SELECT id, itemIndex FROM "Task"`).all()).toEqual([{ id: "t0", itemIndex: 3 }]);
+    expect(after.pragma("foreign_keys", { simple: true })).toBe(1);
+    after.close();
+  });
+
+  it("refuses a migration that leaves a row pointing nowhere, and applies none", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
+    fs.mkdirSync(path.join(dir, "001_tables"));
+    fs.writeFileSync(path.join(dir, "001_tables", "migration.sql"), "CREATE TABLE p (id TEXT PRIMARY KEY); CREATE TABLE c (id TEXT PRIMARY KEY, pid TEXT REFERENCES p(id) ON DELETE CASCADE);");
+    fs.mkdirSync(path.join(dir, "002_orphan"));
+    fs.writeFileSync(path.join(dir, "002_orphan", "migration.sql"), "INSERT INTO c VALUES ('c1', 'missing');");
+    const file = path.join(dir, "db.sqlite");
+    expect(() => migrateDatabase(file, dir)).toThrow(/foreign key check failed: table c/);
+    const db = new Database(file);
+    expect(db.prepare(`SELECT name FROM sqlite_master WHERE name IN ('p', 'c')`).all()).toEqual([]);
+    db.close();
+  });
+
   it("rolls back every pending migration when one fails, naming it, and leaves them to apply again", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
     fs.mkdirSync(path.join(dir, "001_ok"));
