@@ -23,7 +23,7 @@ import { aecTable, paperGrid, type GridRun } from "@/lib/cereal/harness/grid";
 import { createKnnSurrogateFactory } from "@/lib/cereal/fakes/knn-surrogate";
 import { RECOMMENDED } from "@/lib/cereal/method/recommended";
 import { createPairComponentsSurrogateFactory } from "@/lib/cereal/fakes/pair-components-surrogate";
-import { PAIR_DESIGNS, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
+import { PAIR_DESIGNS, RECOMMENDED_PAIRS, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
 import type { PairwiseSurrogateFactory } from "@/lib/cereal/pairwise/pair-surrogate";
 import { simulatePairwise } from "@/lib/cereal/harness/pairwise-simulate";
 import type { CerealProblem } from "@/lib/cereal/method/problem";
@@ -52,6 +52,7 @@ const USAGE = `usage:
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
                   [--uniform-share 0] [--outputs 2xCLASSES] [--model mlp|linear] [--surrogate mlp|fake] [--seed S] [--no-intervals] [--out FILE.json]
+                  [--recommended (${RECOMMENDED_PAIRS.pairDesign} pairs, uniform share ${RECOMMENDED_PAIRS.pairUniformShare}: the app's default)]
   cereal table    --bundle DIR --clustering NAME --grid paper|estimators [--only 'LABEL|LABEL'] [--report] [--seeds 3] [--budget 1000] [--batch 50]
                   [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
                   [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach]
@@ -214,8 +215,10 @@ async function runPairwiseSimulate(values: ReturnType<typeof parseArgs<{ args: s
     surrogateName === "fake" ? createPairComponentsSurrogateFactory() : (await import("../models/mcl-surrogate")).mclSurrogateFactory({ model });
   const started = performance.now();
   const batch = int(values.batch, "batch", 1000);
+  // --recommended: the app's recommended pair design and uniform share, where the command line does not say otherwise
+  const recommended = values.recommended ? RECOMMENDED_PAIRS : null;
   const result = await simulatePairwise(problem, labels, factory, {
-    design: oneOf<PairDesign>(values["pair-design"], "pair-design", PAIR_DESIGNS, "random"),
+    design: oneOf<PairDesign>(values["pair-design"] ?? recommended?.pairDesign, "pair-design", PAIR_DESIGNS, "random"),
     // --threshold T in pairwise mode: estimate on items with max p > T (plus the pair-labeled ones)
     strategy: values.threshold === undefined ? "all" : "thresholded",
     threshold: values.threshold === undefined ? undefined : num(values.threshold, "threshold", 0.5),
@@ -224,7 +227,7 @@ async function runPairwiseSimulate(values: ReturnType<typeof parseArgs<{ args: s
     batch,
     budget: int(values.budget, "budget", 10000),
     numOutputs: values.outputs === undefined ? undefined : int(values.outputs, "outputs", 20),
-    designOptions: { uniformShare: num(values["uniform-share"], "uniform-share", 0) },
+    designOptions: { uniformShare: num(values["uniform-share"], "uniform-share", recommended?.pairUniformShare ?? 0) },
     intervals: values["no-intervals"] ? false : { draws: int(values["interval-draws"], "interval-draws", 200) },
     timings: !values["no-timings"],
     onRound: values.quiet

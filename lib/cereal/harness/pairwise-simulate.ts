@@ -12,7 +12,9 @@ import type { PairwiseSurrogateFactory } from "../pairwise/pair-surrogate";
 import { defaultNumOutputs } from "../pairwise/pair-surrogate";
 import type { CerealProblem } from "../method/problem";
 import { Random } from "../../random/named-streams";
+import type { StopRuleOptions } from "../method/stop-rule";
 import { metricMap, summarise, trueMetrics, type RoundRecord, type SimulationSummary } from "./simulate";
+import { stopRecorder } from "./stop-records";
 
 export interface PairwiseSimulateOptions {
   readonly design: PairDesign;
@@ -30,6 +32,8 @@ export interface PairwiseSimulateOptions {
   readonly holdOut?: number;
   readonly designOptions?: PairDesignOptions;
   readonly intervals?: { readonly draws?: number; readonly level?: number } | false;
+  /** the stop rule's thresholds (default: stop-rule.ts DEFAULTS); recorded per round with intervals, as the clusterwise simulator does */
+  readonly stopRule?: StopRuleOptions;
   /** record the seconds fields (default true); false nulls them so equal seeds give equal JSON */
   readonly timings?: boolean;
   readonly onRound?: (record: PairwiseRoundRecord) => void;
@@ -74,6 +78,7 @@ export async function simulatePairwise(
   let state = initialPairwiseState(problem, seedDraws, oracle(seedDraws));
   const surrogate = await factory(problem.embeddings, numOutputs);
   const rounds: PairwiseRoundRecord[] = [];
+  const recordStop = stopRecorder(problem.clusterings.map((c) => c.name), options.stopRule);
   try {
     for (;;) {
       const nLabels = state.pairs.a.length;
@@ -110,7 +115,7 @@ export async function simulatePairwise(
         absErr: Object.fromEntries(
           problem.clusterings.map((c) => [c.name, metricMap((k) => Math.abs(result.estimate[c.name][k] - truth[c.name][k]))]),
         ),
-        stop: null,
+        stop: recordStop(nLabels, result.estimate, result.intervals?.interval ?? null),
         surrogateAccuracyOnUnlabeled: accuracy,
         surrogateConfidenceOnUnlabeled: confidence,
         maskRate: null,
