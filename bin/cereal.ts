@@ -36,6 +36,7 @@ import { REPORT_USAGE, runRecompute, runReport } from "./report-commands";
 import { OPS_USAGE, runBackup, runRestore } from "./ops-commands";
 import { parseCompare, runEstimatorsTable, withRecommended } from "./estimator-commands";
 import { readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
+import { runPairwiseTable } from "./pairwise-commands";
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const RECOMMENDED_TEXT = `${RECOMMENDED.acquisition}, ${RECOMMENDED.design}, ${RECOMMENDED.fixmatch ? "FixMatch" : "supervised"}, ${RECOMMENDED.estimator}`;
@@ -53,7 +54,7 @@ const USAGE = `usage:
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
                   [--uniform-share 0] [--outputs 2xCLASSES] [--model mlp|linear] [--surrogate mlp|fake] [--seed S] [--no-intervals] [--out FILE.json]
                   [--recommended (${RECOMMENDED_PAIRS.pairDesign} pairs, uniform share ${RECOMMENDED_PAIRS.pairUniformShare}: the app's default)]
-  cereal table    --bundle DIR --clustering NAME --grid paper|estimators [--only 'LABEL|LABEL'] [--report] [--seeds 3] [--budget 1000] [--batch 50]
+  cereal table    --bundle DIR --clustering NAME --grid paper|estimators|pairwise [--only 'LABEL|LABEL'] [--report] [--seeds 3] [--budget 1000 (pairwise 2000)] [--batch 50 (pairwise 200)]
                   [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
                   [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach]
 ${PROJECT_USAGE}
@@ -287,11 +288,13 @@ function runChild(args: string[]): Promise<void> {
 async function runTable(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: TABLE_OPTIONS, strict: true });
   if (!values.bundle || !values.clustering) throw new UsageError("table needs --bundle and --clustering");
-  if (values.grid !== "paper" && values.grid !== "estimators") throw new UsageError(`unknown --grid '${values.grid}' (known: paper, estimators)`);
+  if (values.grid !== "paper" && values.grid !== "estimators" && values.grid !== "pairwise") throw new UsageError(`unknown --grid '${values.grid}' (known: paper, estimators, pairwise)`);
+  const pairwise = values.grid === "pairwise";
   const seeds = int(values.seeds, "seeds", 3);
-  const budget = int(values.budget, "budget", 1000);
-  const batch = int(values.batch, "batch", 50);
-  const seedSize = int(values["seed-size"], "seed-size", 50);
+  // pairwise: answers are cheaper and say less each, so larger batches (the seed stage is one batch)
+  const budget = int(values.budget, "budget", pairwise ? 2000 : 1000);
+  const batch = int(values.batch, "batch", pairwise ? 200 : 50);
+  const seedSize = int(values["seed-size"], "seed-size", pairwise ? batch : 50);
   const steps = values.steps === undefined ? undefined : int(values.steps, "steps", 512);
   const surrogate = oneOf(values.surrogate, "surrogate", ["mlp", "fake"] as const, "mlp");
   const parallel = Math.max(1, int(values.parallel, "parallel", 2));
@@ -315,6 +318,11 @@ async function runTable(argv: string[]): Promise<void> {
     return;
   }
 
+  if (pairwise)
+    return runPairwiseTable({
+      bundle: values.bundle, clustering: values.clustering, seeds, budget, batch, seedSize, surrogate, parallel,
+      jobs: values.jobs, intervalDraws: values["interval-draws"], out: values.out, reportOnly: values.report, runChild,
+    });
   if (values.grid === "estimators")
     return runEstimatorsTable({
       bundle: values.bundle, clustering: values.clustering, seeds, budget, batch, seedSize, steps, surrogate, parallel,
