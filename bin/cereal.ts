@@ -14,7 +14,7 @@ import { mkdir, open, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { METRIC_KEYS, type MetricKey } from "@/lib/metrics";
+import { METRIC_KEYS, type MetricKey, type MetricValues } from "@/lib/metrics";
 import type { ScoreMode } from "@/lib/cereal/method/acquire";
 import { ACQUISITIONS, type Acquisition } from "@/lib/cereal/method/acquisition";
 import type { Design } from "@/lib/cereal/method/designs";
@@ -27,7 +27,8 @@ import { PAIR_DESIGNS, RECOMMENDED_PAIRS, type PairDesign } from "@/lib/cereal/p
 import type { PairwiseSurrogateFactory } from "@/lib/cereal/pairwise/pair-surrogate";
 import { simulatePairwise } from "@/lib/cereal/harness/pairwise-simulate";
 import type { CerealProblem } from "@/lib/cereal/method/problem";
-import { simulate, type RoundRecord, type SimulationResult } from "@/lib/cereal/harness/simulate";
+import { metricMap, simulate, type RoundRecord, type SimulationResult } from "@/lib/cereal/harness/simulate";
+import { aecPerAnnotatorHour } from "@/lib/cereal/harness/aec";
 import type { SurrogateFactory } from "@/lib/cereal/method/surrogate";
 import { loadBundle } from "@/lib/data/bundle";
 import { CommandError, PROJECT_USAGE, runAddClustering, runImport } from "./project-commands";
@@ -53,10 +54,12 @@ const USAGE = `usage:
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
                   [--uniform-share 0] [--outputs 2xCLASSES] [--model mlp|linear] [--surrogate mlp|fake] [--seed S] [--no-intervals] [--out FILE.json]
+                  [--seconds-per-answer S (summary.aecPerAnnotatorHour; both modes)]
                   [--recommended (${RECOMMENDED_PAIRS.pairDesign} pairs, uniform share ${RECOMMENDED_PAIRS.pairUniformShare}: the app's default)]
   cereal table    --bundle DIR --clustering NAME --grid paper|estimators|pairwise [--only 'LABEL|LABEL'] [--report] [--seeds 3] [--budget 1000 (pairwise 2000)] [--batch 50 (pairwise 200)]
                   [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
                   [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach]
+                  [--seconds-per-answer S (pairwise: AEC per annotator-hour column)]
 ${PROJECT_USAGE}
 ${LABEL_FREE_USAGE}
 ${REPORT_USAGE}
@@ -143,7 +146,16 @@ const SIMULATE_OPTIONS = {
   outputs: { type: "string" },
   model: { type: "string" },
   "uniform-share": { type: "string" },
+  "seconds-per-answer": { type: "string" },
 } as const;
+
+/** --seconds-per-answer S: the summary adds aecPerAnnotatorHour (x in hours of answering at S seconds an answer) */
+function withAnnotatorHours<S extends { aecPer1000Labels: MetricValues }>(summary: S, seconds: string | undefined): S | (S & { aecPerAnnotatorHour: MetricValues; secondsPerAnswer: number }) {
+  if (seconds === undefined) return summary;
+  const s = num(seconds, "seconds-per-answer", 0);
+  if (!(s > 0)) throw new UsageError(`--seconds-per-answer must be a positive number of seconds, got '${seconds}'`);
+  return { ...summary, secondsPerAnswer: s, aecPerAnnotatorHour: metricMap((k) => aecPerAnnotatorHour(summary.aecPer1000Labels[k], s)) };
+}
 
 function formatRound(r: RoundRecord, clusterings: string[]): string {
   const parts = clusterings.map((c) => {
@@ -193,7 +205,7 @@ async function runSimulate(argv: string[]): Promise<void> {
     calibrate: values.calibrate,
     trainerGuard: values["trainer-guard"],
   });
-  const output = { bundle: name, surrogate: surrogateName, ...result, config: { ...result.config, bundle: name, surrogate: surrogateName } };
+  const output = { bundle: name, surrogate: surrogateName, ...result, summary: withAnnotatorHours(result.summary, values["seconds-per-answer"]), config: { ...result.config, bundle: name, surrogate: surrogateName } };
   const json = JSON.stringify(output);
   if (values.out) {
     await mkdir(dirname(resolve(values.out)), { recursive: true });
@@ -238,7 +250,7 @@ async function runPairwiseSimulate(values: ReturnType<typeof parseArgs<{ args: s
             `${formatRound(r, clusterings)} | pair acc ${r.pairAccuracy?.toFixed(3) ?? "-"} same ${r.positiveShare.toFixed(3)} kept ${r.estimatedShare.toFixed(3)} ids ${r.clustersUsed}\n`,
           ),
   });
-  const output = { bundle: name, surrogate: surrogateName, ...result, config: { ...result.config, bundle: name, surrogate: surrogateName, model } };
+  const output = { bundle: name, surrogate: surrogateName, ...result, summary: withAnnotatorHours(result.summary, values["seconds-per-answer"]), config: { ...result.config, bundle: name, surrogate: surrogateName, model } };
   const json = JSON.stringify(output);
   if (values.out) {
     await mkdir(dirname(resolve(values.out)), { recursive: true });
@@ -271,6 +283,7 @@ const TABLE_OPTIONS = {
   detach: { type: "boolean", default: false },
   only: { type: "string" },
   report: { type: "boolean", default: false },
+  "seconds-per-answer": { type: "string" },
 } as const;
 
 function runChild(args: string[]): Promise<void> {
@@ -322,6 +335,7 @@ async function runTable(argv: string[]): Promise<void> {
     return runPairwiseTable({
       bundle: values.bundle, clustering: values.clustering, seeds, budget, batch, seedSize, surrogate, parallel,
       jobs: values.jobs, intervalDraws: values["interval-draws"], out: values.out, reportOnly: values.report, runChild,
+      secondsPerAnswer: values["seconds-per-answer"] === undefined ? undefined : num(values["seconds-per-answer"], "seconds-per-answer", 0),
     });
   if (values.grid === "estimators")
     return runEstimatorsTable({

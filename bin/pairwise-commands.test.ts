@@ -24,7 +24,7 @@ describe("the pairwise grid", () => {
   it("runs every pair design in pairwise mode per seed, tables them against random pairs, and resumes", async () => {
     const jobs = join(await mkdtemp(join(tmpdir(), "cereal-pairwise-")), "jobs.jsonl");
     const base: Omit<PairwiseTableArgs, "runChild"> = {
-      bundle: "data/digits", clustering: "kmeans_k10", seeds: 2, budget: 600, batch: 200, seedSize: 200, surrogate: "fake", parallel: 1, jobs, intervalDraws: undefined, out: undefined, reportOnly: false,
+      bundle: "data/digits", clustering: "kmeans_k10", seeds: 2, budget: 600, batch: 200, seedSize: 200, surrogate: "fake", parallel: 1, jobs, intervalDraws: undefined, out: undefined, reportOnly: false, secondsPerAnswer: undefined,
     };
     const first = recorder();
     const printed: string[] = [];
@@ -44,7 +44,15 @@ describe("the pairwise grid", () => {
     expect(table).toContain("| random pairs | 2 | 0.1000 ± 0.0000 | 0.1000 ± 0.0000 | 0.1000 ± 0.0000 | 1.00x | 0.667 (4/6); by seed [0.667, 0.667] |");
     expect(table).toContain("| anchor pairs, half uniform | 2 | 0.2000 ± 0.0000 | 0.2000 ± 0.0000 | 0.2000 ± 0.0000 | 2.00x |");
     const again = recorder();
-    await runPairwiseTable({ ...base, reportOnly: true, runChild: again.runChild });
+    printed.length = 0;
+    process.stdout.write = ((chunk: string) => (printed.push(chunk), true)) as typeof process.stdout.write;
+    try {
+      // at 3.6 s an answer, 1000 answers take one hour: AEC per annotator-hour = AEC per 1000 answers
+      await runPairwiseTable({ ...base, reportOnly: true, secondsPerAnswer: 3.6, runChild: again.runChild });
+    } finally {
+      process.stdout.write = write;
+    }
+    expect(printed.join("")).toContain("| 1.00x | 0.667 (4/6); by seed [0.667, 0.667] | 0.1000 ± 0.0000 |");
     await runPairwiseTable({ ...base, runChild: again.runChild });
     expect(again.runs).toEqual([]);
   });

@@ -19,6 +19,8 @@ export interface PairwiseTableArgs {
   readonly jobs: string | undefined;
   readonly intervalDraws: string | undefined;
   readonly out: string | undefined;
+  /** --seconds-per-answer: the table adds AEC(NMI) per annotator-hour at this pace */
+  readonly secondsPerAnswer: number | undefined;
   /** print the table of the runs already in the jobs file, run nothing */
   readonly reportOnly: boolean;
   /** runs one `cereal simulate` child with these arguments */
@@ -69,7 +71,7 @@ export async function runPairwiseTable(args: PairwiseTableArgs): Promise<void> {
     describe: (line) => `: AEC nmi per 1000 answers ${line.aecPer1000Labels.nmi.toFixed(4)} (${line.seconds.toFixed(0)} s)`,
   });
   const runs = (await readJobFile<PairwiseGridRun>(jobs)).filter((r) => r.key.startsWith(settings + "|"));
-  const table = pairwiseTable(grid, runs);
+  const table = pairwiseTable(grid, runs, args.secondsPerAnswer);
   if (args.out) await writeFile(args.out, table + "\n");
   process.stdout.write(table + "\n");
   if (failures > 0) throw new Error(`${failures} run(s) failed; re-run the same command to retry them`);

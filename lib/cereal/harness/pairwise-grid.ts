@@ -5,6 +5,7 @@
  * 90% intervals pooled over rounds and clusterings, with a bootstrap over seeds (runs as unit).
  */
 import type { MetricKey } from "@/lib/metrics";
+import { aecPerAnnotatorHour } from "./aec";
 import { meanAndStandardError } from "./grid";
 import { seedBootstrapInterval, TABLE_METRICS } from "./estimator-grid";
 import type { PairDesign } from "../pairwise/pair-designs";
@@ -54,12 +55,13 @@ export function pairwiseRunLine(key: string, label: string, seed: number, result
 
 const mean = (values: readonly number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : Number.NaN);
 
-/** Markdown: one row per pair design; the ratio is to the random pairs' mean AEC(NMI) */
-export function pairwiseTable(grid: readonly PairwiseGridConfig[], runs: readonly PairwiseGridRun[]): string {
+/** Markdown: one row per pair design; the ratio is to the random pairs' mean AEC(NMI); with secondsPerAnswer, AEC(NMI) per annotator-hour too */
+export function pairwiseTable(grid: readonly PairwiseGridConfig[], runs: readonly PairwiseGridRun[], secondsPerAnswer?: number): string {
+  const hours = secondsPerAnswer === undefined ? "" : ` AEC nmi per annotator-hour (${secondsPerAnswer} s/answer) |`;
   const randomNmi = mean(runs.filter((r) => r.label === grid.find((g) => g.design === "random")?.label).map((r) => r.aecPer1000Labels.nmi));
   const out = [
-    `| pair design | runs | ${TABLE_METRICS.map((m) => `AEC ${m}`).join(" | ")} | NMI vs random pairs | NMI 90% interval coverage (seed bootstrap 95%) |`,
-    `|---|---|${TABLE_METRICS.map(() => "---|").join("")}---|---|`,
+    `| pair design | runs | ${TABLE_METRICS.map((m) => `AEC ${m}`).join(" | ")} | NMI vs random pairs | NMI 90% interval coverage (seed bootstrap 95%) |${hours}`,
+    `|---|---|${TABLE_METRICS.map(() => "---|").join("")}---|---|${hours ? "---|" : ""}`,
   ];
   for (const g of grid) {
     const mine = runs.filter((r) => r.label === g.label);
@@ -71,7 +73,8 @@ export function pairwiseTable(grid: readonly PairwiseGridConfig[], runs: readonl
     const count = perRun.reduce((s, r) => s + r.count, 0);
     const [lo, hi] = seedBootstrapInterval(perRun);
     const coverage = count > 0 ? `${(covered / count).toFixed(3)} (${covered}/${count}); by seed [${lo.toFixed(3)}, ${hi.toFixed(3)}]` : "-";
-    out.push(`| ${g.label} | ${mine.length} | ${cells.join(" | ")} | ${Number.isFinite(ratio) ? ratio.toFixed(2) + "x" : "-"} | ${coverage} |`);
+    const perHour = secondsPerAnswer === undefined ? "" : ` ${meanAndStandardError(mine.map((r) => aecPerAnnotatorHour(r.aecPer1000Labels.nmi, secondsPerAnswer)))} |`;
+    out.push(`| ${g.label} | ${mine.length} | ${cells.join(" | ")} | ${Number.isFinite(ratio) ? ratio.toFixed(2) + "x" : "-"} | ${coverage} |${perHour}`);
   }
   out.push("", "AEC of |estimate - truth|, x in thousands of answered pairs (summary.aecPer1000Labels); mean ± standard error over seeds.");
   return out.join("\n");
