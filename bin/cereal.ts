@@ -54,7 +54,7 @@ const USAGE = `usage:
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
                   [--uniform-share 0] [--outputs 2xCLASSES] [--model mlp|linear] [--surrogate mlp|fake] [--seed S] [--no-intervals] [--out FILE.json]
-                  [--seconds-per-answer S (summary.aecPerAnnotatorHour; both modes)]
+                  [--seconds-per-answer S (summary.aecPerAnnotatorHour; both modes)] [--pair-ppi (random pairs: prediction-powered ARI, FMI in byEstimator)]
                   [--recommended (${RECOMMENDED_PAIRS.pairDesign} pairs, uniform share ${RECOMMENDED_PAIRS.pairUniformShare}: the app's default)]
   cereal table    --bundle DIR --clustering NAME --grid paper|estimators|pairwise [--only 'LABEL|LABEL'] [--report] [--seeds 3] [--budget 1000 (pairwise 2000)] [--batch 50 (pairwise 200)]
                   [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
@@ -147,6 +147,7 @@ const SIMULATE_OPTIONS = {
   model: { type: "string" },
   "uniform-share": { type: "string" },
   "seconds-per-answer": { type: "string" },
+  "pair-ppi": { type: "boolean", default: false },
 } as const;
 
 /** --seconds-per-answer S: the summary adds aecPerAnnotatorHour (x in hours of answering at S seconds an answer) */
@@ -241,6 +242,7 @@ async function runPairwiseSimulate(values: ReturnType<typeof parseArgs<{ args: s
     budget: int(values.budget, "budget", 10000),
     numOutputs: values.outputs === undefined ? undefined : int(values.outputs, "outputs", 20),
     designOptions: { uniformShare: num(values["uniform-share"], "uniform-share", recommended?.pairUniformShare ?? 0) },
+    pairPpi: values["pair-ppi"],
     intervals: values["no-intervals"] ? false : { draws: int(values["interval-draws"], "interval-draws", 200) },
     timings: !values["no-timings"],
     onRound: values.quiet
