@@ -49,6 +49,31 @@ describe("migrations", () => {
     after.close();
   });
 
+  it("upgrades existing projects to the pair design setting: each keeps the pair design its acquisition implied", () => {
+    const names = listMigrations();
+    const upgrade = names.find((n) => n.endsWith("_pair_design_settings"))!;
+    const before = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
+    for (const name of names.slice(0, names.indexOf(upgrade))) fs.cpSync(path.join("prisma/migrations", name), path.join(before, name), { recursive: true });
+    const file = path.join(before, "db.sqlite");
+    migrateDatabase(file, before);
+    const db = new Database(file);
+    const insert = db.prepare(
+      `INSERT INTO "Project" (id, name, dataPath, bundleName, n, d, mode, acquisition, design, estimator, fixmatch, fixmatchSteps, updatedAt) VALUES (?, ?, ?, 'b', 10, 2, 'pairwise', ?, 'uniform', 'guarded', 1, 1024, CURRENT_TIMESTAMP)`,
+    );
+    for (const [id, acquisition] of [["p1", "hardnmi"], ["p2", "maxentropy"], ["p3", "bald"], ["p4", "crossentropy"], ["p5", "random"]]) insert.run(id, id, `/${id}`, acquisition);
+    db.close();
+    expect(migrateDatabase(file).applied).toEqual(names.slice(names.indexOf(upgrade)));
+    const after = new Database(file);
+    expect(after.prepare(`SELECT id, pairDesign, pairUniformShare FROM "Project" ORDER BY id`).all()).toEqual([
+      { id: "p1", pairDesign: "random", pairUniformShare: 0.5 },
+      { id: "p2", pairDesign: "uncertain", pairUniformShare: 0.5 },
+      { id: "p3", pairDesign: "uncertain", pairUniformShare: 0.5 },
+      { id: "p4", pairDesign: "anchor", pairUniformShare: 0.5 },
+      { id: "p5", pairDesign: "random", pairUniformShare: 0.5 },
+    ]);
+    after.close();
+  });
+
   it("upgrades a project mid-batch to stages: a batch partly filled with overflow is complete as it is", () => {
     const names = listMigrations();
     const upgrade = names.find((n) => n.endsWith("_stages"))!;

@@ -20,6 +20,7 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
   const catalogue = optionsCatalogue();
   // the settings form edits these; the trainer guard follows the estimator (guarded)
   const { acquisition, design, fixmatch, fixmatchSteps, estimator } = catalogue.recommended;
+  const { pairDesign, pairUniformShare } = catalogue.recommendedPairs;
   return (
     <div className="space-y-8">
       <div>
@@ -42,7 +43,8 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
         acquisitions={catalogue.acquisitions}
         designs={catalogue.designs}
         estimators={catalogue.estimators}
-        recommended={{ acquisition, design, fixmatch, fixmatchSteps, estimator }}
+        pairDesigns={catalogue.pairDesigns}
+        recommended={{ acquisition, design, fixmatch, fixmatchSteps, estimator, pairDesign, pairUniformShare }}
       />
       <AddClusteringForm projectId={projectId} />
       {webhook && (
