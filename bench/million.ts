@@ -152,7 +152,7 @@ async function main() {
   const sizes = arg("n", "10000,100000").split(",").map(Number);
   const steps = Number(arg("steps", "1024"));
   const root = await mkdtemp(path.join(os.tmpdir(), "cereal-bench-million-"));
-  const env = { ...process.env, CEREAL_DATA_DIR: path.join(root, "data"), NEXTAUTH_SECRET: "bench-secret" };
+  const env: NodeJS.ProcessEnv = { ...process.env, CEREAL_DATA_DIR: path.join(root, "data"), NEXTAUTH_SECRET: "bench-secret" };
   delete env.DATABASE_URL;
   Object.assign(process.env, { CEREAL_DATA_DIR: env.CEREAL_DATA_DIR, NEXTAUTH_SECRET: env.NEXTAUTH_SECRET });
   delete process.env.DATABASE_URL;

@@ -25,6 +25,11 @@ export abstract class RandomStream implements RandomSource {
     return this.nextUint32() / 4294967296;
   }
 
+  /** moves the stream past `count` draws, as if next() had been called that often */
+  skip(count: number): void {
+    for (let i = 0; i < count; i++) this.nextUint32();
+  }
+
   /** integer in [0, n) */
   int(n: number): number {
     return Math.floor(this.next() * n);
