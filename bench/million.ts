@@ -12,6 +12,7 @@
  *   node --import tsx bench/million.ts                          # N = 10000,100000; 1024 steps
  *   node --import tsx bench/million.ts --n 10000,100000 --steps 64
  *   nice -n 10 node --import tsx bench/million.ts --n 100000,1000000 --steps 64
+ *   node --import tsx bench/million.ts --n 100000 --steps 16 --cpu-prof DIR   # the round child's CPU profile
  *
  * Uses a throw-away data folder. Not a timed test: figures depend on the machine and its load
  * (the load average is printed with every size).
@@ -104,9 +105,9 @@ async function generateBundle(dir: string, n: number) {
   await writeFile(path.join(dir, "manifest.json"), JSON.stringify(manifest));
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+function run(args: string[], env: NodeJS.ProcessEnv, nodeFlags: string[] = []): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", ...args], { env, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], { env, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.on("error", reject);
@@ -151,6 +152,7 @@ async function childRound(projectId: string) {
 async function main() {
   const sizes = arg("n", "10000,100000").split(",").map(Number);
   const steps = Number(arg("steps", "1024"));
+  const profile = arg("cpu-prof", "");
   const root = await mkdtemp(path.join(os.tmpdir(), "cereal-bench-million-"));
   const env: NodeJS.ProcessEnv = { ...process.env, CEREAL_DATA_DIR: path.join(root, "data"), NEXTAUTH_SECRET: "bench-secret" };
   delete env.DATABASE_URL;
@@ -190,7 +192,7 @@ async function main() {
       // the seed labels drew the next (uniform) stage ahead of need: withdrawn here, so that the
       // stage drawn after the round is drawn with the round's ranking, as when a round finishes first
       await db().batch.deleteMany({ where: { projectId, tasks: { none: { done: true } } } });
-      const report = JSON.parse((await run(["bench/million.ts", "--child-round", projectId], env)).trim().split("\n").at(-1)!) as ChildReport;
+      const report = JSON.parse((await run(["bench/million.ts", "--child-round", projectId], env, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : [])).trim().split("\n").at(-1)!) as ChildReport;
       results.push({ n, report });
       const load = os.loadavg().map((x) => x.toFixed(1)).join(" ");
       console.log(`N=${n} D=${D} C=${C}, 4 clusterings, ${steps} FixMatch steps (load average ${load} on ${os.cpus().length} cores)`);
