@@ -7,7 +7,10 @@
  * surrogate on the backend models/ picks and the recommended configuration (Hard NMI,
  * proportional, FixMatch, guarded estimator, 200 interval draws), then the next stage drawn with
  * drawStageIfNeeded. Prints seconds per step (predict is timed inside fit), the child's peak RSS,
- * and, when two sizes differ tenfold, the ratio per step.
+ * and, when two sizes differ tenfold, the ratio per step. Then the dashboard's reads (ranking,
+ * contingency, items in a cell, label overview, rounds, estimates export) through their route
+ * handlers, warm p50 / p95 over --dashboard calls each (default 20; 0 skips them), and the items
+ * export streamed: time to first byte and this process's RSS while it streams.
  *
  *   node --import tsx bench/million.ts                          # N = 10000,100000; 1024 steps
  *   node --import tsx bench/million.ts --n 10000,100000 --steps 64
@@ -149,10 +152,60 @@ async function childRound(projectId: string) {
   console.log(JSON.stringify(report));
 }
 
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+
+/** The dashboard's reads after the round, through their route handlers as the owner: each called once cold, then `runs` times warm; the items export streamed to its end. */
+async function timeDashboard(projectId: string, ownerId: string, runs: number) {
+  const { db } = await import("@/lib/server/db");
+  const { requestAs, routeContext } = await import("@/lib/server/http/test-requests");
+  const owner = await db().user.findUniqueOrThrow({ where: { id: ownerId } });
+  type Handler = (request: Request, context: ReturnType<typeof routeContext>) => Promise<Response>;
+  const get = async (handler: Handler, url: string, params: Record<string, string>) => {
+    const response = await handler(await requestAs(owner, url), routeContext({ projectId, ...params }));
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
+    return response;
+  };
+  const base = `/api/projects/${projectId}`;
+  const calls: Record<string, [Handler, string, Record<string, string>]> = {
+    ranking: [(await import("@/app/api/projects/[projectId]/ranking/route")).GET, `${base}/ranking?metric=nmi`, {}],
+    contingency: [(await import("@/app/api/projects/[projectId]/contingency/route")).GET, `${base}/contingency?clustering=kmeans_k20`, {}],
+    "items in a cell": [(await import("@/app/api/projects/[projectId]/items/route")).GET, `${base}/items?clustering=kmeans_k20&cluster=3&class=1&limit=50`, {}],
+    "label overview": [(await import("@/app/api/projects/[projectId]/label-overview/route")).GET, `${base}/label-overview`, {}],
+    rounds: [(await import("@/app/api/projects/[projectId]/rounds/route")).GET, `${base}/rounds`, {}],
+    "estimates export": [(await import("@/app/api/projects/[projectId]/exports/[kind]/route")).GET, `${base}/exports/estimates`, { kind: "estimates" }],
+  };
+  const apis: Record<string, { cold: number; p50: number; p95: number }> = {};
+  for (const [name, [handler, url, params]] of Object.entries(calls)) {
+    const times: number[] = [];
+    for (let i = 0; i <= runs; i++) {
+      const t = performance.now();
+      await (await get(handler, url, params)).arrayBuffer();
+      times.push(performance.now() - t);
+    }
+    apis[name] = { cold: times[0], p50: percentile(times.slice(1), 0.5), p95: percentile(times.slice(1), 0.95) };
+  }
+  const exportRoute = (await import("@/app/api/projects/[projectId]/exports/[kind]/route")).GET;
+  const rssBeforeMb = Math.round(process.memoryUsage().rss / 2 ** 20);
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const t = performance.now();
+  const response = await get(exportRoute, `${base}/exports/items?format=csv`, { kind: "items" });
+  let firstByteMs = 0;
+  let bytes = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    if (bytes === 0) firstByteMs = performance.now() - t;
+    bytes += chunk.byteLength;
+  }
+  clearInterval(timer);
+  const itemsExport = { firstByteMs, seconds: (performance.now() - t) / 1000, megabytes: bytes / 2 ** 20, rssBeforeMb, peakRssMb: Math.round(peak / 2 ** 20) };
+  return { apis, itemsExport };
+}
+
 async function main() {
   const sizes = arg("n", "10000,100000").split(",").map(Number);
   const steps = Number(arg("steps", "1024"));
   const profile = arg("cpu-prof", "");
+  const dashboardRuns = Number(arg("dashboard", "20"));
   const root = await mkdtemp(path.join(os.tmpdir(), "cereal-bench-million-"));
   const env: NodeJS.ProcessEnv = { ...process.env, CEREAL_DATA_DIR: path.join(root, "data"), NEXTAUTH_SECRET: "bench-secret" };
   delete env.DATABASE_URL;
@@ -194,12 +247,19 @@ async function main() {
       await db().batch.deleteMany({ where: { projectId, tasks: { none: { done: true } } } });
       const report = JSON.parse((await run(["bench/million.ts", "--child-round", projectId], env, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : [])).trim().split("\n").at(-1)!) as ChildReport;
       results.push({ n, report });
+      const dashboard = dashboardRuns > 0 ? await timeDashboard(projectId, owner.id, dashboardRuns) : null;
       const load = os.loadavg().map((x) => x.toFixed(1)).join(" ");
       console.log(`N=${n} D=${D} C=${C}, 4 clusterings, ${steps} FixMatch steps (load average ${load} on ${os.cpus().length} cores)`);
       console.log(`  generate ${generated.toFixed(1)} s, cereal import ${importSeconds.toFixed(1)} s, ${SEED_SIZE} seed labels ${seedSeconds.toFixed(1)} s`);
       console.log(`  round: ${STEPS.map((s) => `${s} ${report.seconds[s].toFixed(2)} s`).join(", ")}; stage drawn: ${report.drawn} tasks`);
       console.log(`  worker peak RSS ${report.peakRssMb} MB`);
-      console.log(JSON.stringify({ n, steps, load: os.loadavg()[0], ...report }));
+      if (dashboard) {
+        console.log(`  dashboard APIs, warm (${dashboardRuns} calls each after one cold call), p50 / p95 / cold:`);
+        for (const [name, f] of Object.entries(dashboard.apis)) console.log(`    ${name.padEnd(28)} ${f.p50.toFixed(0)} / ${f.p95.toFixed(0)} ms / ${f.cold.toFixed(0)} ms`);
+        const e = dashboard.itemsExport;
+        console.log(`    items export (csv, streamed) first byte ${e.firstByteMs.toFixed(0)} ms, ${e.megabytes.toFixed(1)} MB in ${e.seconds.toFixed(1)} s, RSS ${e.rssBeforeMb} MB before, ${e.peakRssMb} MB peak`);
+      }
+      console.log(JSON.stringify({ n, steps, load: os.loadavg()[0], ...report, dashboard }));
       await rm(bundle, { recursive: true, force: true });
     }
     for (const big of results) {
