@@ -41,6 +41,8 @@ const STEPS = ["freeze", "load", "fit", "predict", "estimate", "acquire", "store
 type Step = (typeof STEPS)[number];
 interface ChildReport {
   seconds: Record<Step, number>;
+  /** the child's CPU seconds (user + system) per step: on shared cores the closer figure of the work */
+  cpu: Record<Step, number>;
   peakRssMb: number;
   drawn: number;
 }
@@ -127,14 +129,18 @@ async function childRound(projectId: string) {
   const { createMlpSurrogate } = await import("@/models/index");
   const { db } = await import("@/lib/server/db");
   let predict = 0;
+  let predictCpu = 0;
   const createSurrogate: typeof createMlpSurrogate = async (embeddings, numClasses) => {
     const inner = await createMlpSurrogate(embeddings, numClasses);
     return {
       fit: (...a) => inner.fit(...a),
       async predictProba(rows) {
         const t = performance.now();
+        const c = process.cpuUsage();
         const p = await inner.predictProba(rows);
         predict += (performance.now() - t) / 1000;
+        const used = process.cpuUsage(c);
+        predictCpu += (used.user + used.system) / 1e6;
         return p;
       },
       predictProbaMc: (...a) => inner.predictProbaMc(...a),
@@ -143,12 +149,15 @@ async function childRound(projectId: string) {
   };
   const outcome = await runRound({ projectId, round: 0, jobId: "bench", deps: { createSurrogate }, signal: new AbortController().signal, progress: async () => true });
   const t = performance.now();
+  const c = process.cpuUsage();
   const drawn = await drawStageIfNeeded(projectId);
   const draw = (performance.now() - t) / 1000;
+  const used = process.cpuUsage(c);
   const steps = outcome.steps!;
   const seconds = { ...steps, fit: steps.fit - predict, predict, draw } as Record<Step, number>;
+  const cpu = { ...outcome.cpu!, fit: outcome.cpu!.fit - predictCpu, predict: predictCpu, draw: (used.user + used.system) / 1e6 } as Record<Step, number>;
   await db().$disconnect();
-  const report: ChildReport = { seconds, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), drawn };
+  const report: ChildReport = { seconds, cpu, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), drawn };
   console.log(JSON.stringify(report));
 }
 
@@ -251,7 +260,7 @@ async function main() {
       const load = os.loadavg().map((x) => x.toFixed(1)).join(" ");
       console.log(`N=${n} D=${D} C=${C}, 4 clusterings, ${steps} FixMatch steps (load average ${load} on ${os.cpus().length} cores)`);
       console.log(`  generate ${generated.toFixed(1)} s, cereal import ${importSeconds.toFixed(1)} s, ${SEED_SIZE} seed labels ${seedSeconds.toFixed(1)} s`);
-      console.log(`  round: ${STEPS.map((s) => `${s} ${report.seconds[s].toFixed(2)} s`).join(", ")}; stage drawn: ${report.drawn} tasks`);
+      console.log(`  round, wall (CPU) seconds: ${STEPS.map((s) => `${s} ${report.seconds[s].toFixed(2)} (${report.cpu[s].toFixed(2)})`).join(", ")}; stage drawn: ${report.drawn} tasks`);
       console.log(`  worker peak RSS ${report.peakRssMb} MB`);
       if (dashboard) {
         console.log(`  dashboard APIs, warm (${dashboardRuns} calls each after one cold call), p50 / p95 / cold:`);
@@ -265,7 +274,9 @@ async function main() {
     for (const big of results) {
       const small = results.find((r) => r.n * 10 === big.n);
       if (!small) continue;
-      console.log(`ratio N=${big.n} / N=${small.n} per step: ${STEPS.map((s) => `${s} ${(big.report.seconds[s] / small.report.seconds[s]).toFixed(1)}`).join(", ")}`);
+      const ratio = (of: "seconds" | "cpu") => STEPS.map((s) => `${s} ${(big.report[of][s] / small.report[of][s]).toFixed(1)}`).join(", ");
+      console.log(`ratio N=${big.n} / N=${small.n} per step, wall: ${ratio("seconds")}`);
+      console.log(`ratio N=${big.n} / N=${small.n} per step, CPU:  ${ratio("cpu")}`);
     }
   } finally {
     await db().$disconnect();
