@@ -183,15 +183,20 @@ async function timeDashboard(projectId: string, ownerId: string, runs: number) {
     rounds: [(await import("@/app/api/projects/[projectId]/rounds/route")).GET, `${base}/rounds`, {}],
     "estimates export": [(await import("@/app/api/projects/[projectId]/exports/[kind]/route")).GET, `${base}/exports/estimates`, { kind: "estimates" }],
   };
-  const apis: Record<string, { cold: number; p50: number; p95: number }> = {};
+  const apis: Record<string, { cold: number; p50: number; p95: number; cpuP50: number; cpuP95: number }> = {};
   for (const [name, [handler, url, params]] of Object.entries(calls)) {
     const times: number[] = [];
+    const cpu: number[] = [];
     for (let i = 0; i <= runs; i++) {
       const t = performance.now();
+      const c = process.cpuUsage();
       await (await get(handler, url, params)).arrayBuffer();
       times.push(performance.now() - t);
+      const used = process.cpuUsage(c);
+      cpu.push((used.user + used.system) / 1000);
     }
-    apis[name] = { cold: times[0], p50: percentile(times.slice(1), 0.5), p95: percentile(times.slice(1), 0.95) };
+    const warm = (xs: number[], p: number) => percentile(xs.slice(1), p);
+    apis[name] = { cold: times[0], p50: warm(times, 0.5), p95: warm(times, 0.95), cpuP50: warm(cpu, 0.5), cpuP95: warm(cpu, 0.95) };
   }
   const exportRoute = (await import("@/app/api/projects/[projectId]/exports/[kind]/route")).GET;
   const rssBeforeMb = Math.round(process.memoryUsage().rss / 2 ** 20);
@@ -263,8 +268,9 @@ async function main() {
       console.log(`  round, wall (CPU) seconds: ${STEPS.map((s) => `${s} ${report.seconds[s].toFixed(2)} (${report.cpu[s].toFixed(2)})`).join(", ")}; stage drawn: ${report.drawn} tasks`);
       console.log(`  worker peak RSS ${report.peakRssMb} MB`);
       if (dashboard) {
-        console.log(`  dashboard APIs, warm (${dashboardRuns} calls each after one cold call), p50 / p95 / cold:`);
-        for (const [name, f] of Object.entries(dashboard.apis)) console.log(`    ${name.padEnd(28)} ${f.p50.toFixed(0)} / ${f.p95.toFixed(0)} ms / ${f.cold.toFixed(0)} ms`);
+        console.log(`  dashboard APIs, warm (${dashboardRuns} calls each after one cold call): wall p50 / p95, CPU p50 / p95, cold wall:`);
+        for (const [name, f] of Object.entries(dashboard.apis))
+          console.log(`    ${name.padEnd(28)} ${f.p50.toFixed(0)} / ${f.p95.toFixed(0)} ms, CPU ${f.cpuP50.toFixed(0)} / ${f.cpuP95.toFixed(0)} ms, cold ${f.cold.toFixed(0)} ms`);
         const e = dashboard.itemsExport;
         console.log(`    items export (csv, streamed) first byte ${e.firstByteMs.toFixed(0)} ms, ${e.megabytes.toFixed(1)} MB in ${e.seconds.toFixed(1)} s, RSS ${e.rssBeforeMb} MB before, ${e.peakRssMb} MB peak`);
       }
