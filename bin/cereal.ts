@@ -7,6 +7,7 @@
  *   ace, cluster   label-free evaluation across embedding spaces, candidate clusterings (bin/label-free-commands.ts)
  *   report, recompute   a project's report to a folder, its tables recomputed offline (bin/report-commands.ts)
  *   backup, restore   the data folder as one archive and back (bin/ops-commands.ts)
+ *   remote    a running server over its API with an access token: projects, import, status, export (bin/remote-commands.ts)
  * It only composes lib/data (the bundle), lib/cereal (the loop) and models/ (the TF.js surrogate).
  */
 import { spawn } from "node:child_process";
@@ -34,6 +35,8 @@ import { CommandError, PROJECT_USAGE, runAddClustering, runImport } from "./proj
 import { LABEL_FREE_USAGE, runAce, runCluster } from "./label-free-commands";
 import { REPORT_USAGE, runRecompute, runReport } from "./report-commands";
 import { OPS_USAGE, runBackup, runRestore } from "./ops-commands";
+import { REMOTE_USAGE, runRemote } from "./remote-commands";
+import { RemoteError } from "./remote-client";
 import { parseCompare, runEstimatorsTable, withRecommended } from "./estimator-commands";
 import { readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
 
@@ -59,7 +62,9 @@ ${PROJECT_USAGE}
 ${LABEL_FREE_USAGE}
 ${REPORT_USAGE}
 
-${OPS_USAGE}`;
+${OPS_USAGE}
+
+${REMOTE_USAGE}`;
 
 // ---------- shared option parsing ----------
 
@@ -388,6 +393,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === "recompute") return void (await runRecompute(rest, surrogateFactory));
   if (command === "backup") return void (await runBackup(rest));
   if (command === "restore") return void (await runRestore(rest));
+  if (command === "remote") return void (await runRemote(rest));
   if (command === undefined || command === "help" || command === "--help") {
     process.stdout.write(USAGE + "\n");
     return;
@@ -396,7 +402,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError || error instanceof CommandError) process.stderr.write(`cereal: ${error.message}\n${USAGE}\n`);
+  if (error instanceof RemoteError) process.stderr.write(`cereal: ${error.message}\n`);
+  else if (error instanceof UsageError || error instanceof CommandError) process.stderr.write(`cereal: ${error.message}\n${USAGE}\n`);
   else process.stderr.write(`cereal: ${(error as Error).message}\n`);
   process.exitCode = error instanceof UsageError || error instanceof CommandError ? 2 : 1;
 });

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { decode } from "next-auth/jwt";
 import { db } from "../db";
 import { serverConfig } from "../config";
-import { unauthenticated } from "../errors";
+import { userFromAccessToken, type TokenScope } from "./tokens";
 import type { GlobalRole } from "@/lib/generated/prisma/enums";
 
 /** Who is asking, as every service sees it. */
@@ -43,14 +43,38 @@ export function sessionTokenFromCookieHeader(header: string | null): string | nu
 }
 
 /**
+ * Decoded session tokens, so that a client's every request does not decrypt its token again (an
+ * HKDF key derivation and an AES-GCM decryption each time): the claims of a token never change, and
+ * an entry is dropped when its token expires. Bounded; the oldest entry goes first.
+ */
+const DECODED_TOKENS_MAX = 2_000;
+const decodedTokens = new Map<string, { uid: string; sv: unknown; expiresAt: number }>();
+
+async function decodeSessionToken(token: string, now = Date.now()): Promise<{ uid: string; sv: unknown } | null> {
+  const secret = authSecret();
+  const key = `${secret}\n${token}`; // a token is only known under the secret that decoded it
+  const known = decodedTokens.get(key);
+  if (known && known.expiresAt > now) return known;
+  if (known) decodedTokens.delete(key);
+  const payload = await decode({ token, secret }).catch(() => null);
+  if (!payload || typeof payload.uid !== "string") return null;
+  const expiresAt = typeof payload.exp === "number" ? payload.exp * 1000 : now;
+  if (expiresAt > now) {
+    if (decodedTokens.size >= DECODED_TOKENS_MAX) decodedTokens.delete(decodedTokens.keys().next().value!);
+    decodedTokens.set(key, { uid: payload.uid, sv: payload.sv, expiresAt });
+  }
+  return { uid: payload.uid, sv: payload.sv };
+}
+
+/**
  * The signed-in user behind a session token, or null. The token is only trusted while its user
- * exists and its session version matches: a password reset bumps the version and so ends every
- * session of that user.
+ * exists and its session version matches (looked up on every request, never remembered): a
+ * password reset bumps the version and so ends every session of that user.
  */
 export async function userFromSessionToken(token: string | null): Promise<SessionUser | null> {
   if (!token) return null;
-  const payload = await decode({ token, secret: authSecret() }).catch(() => null);
-  if (!payload || typeof payload.uid !== "string") return null;
+  const payload = await decodeSessionToken(token);
+  if (!payload) return null;
   const user = await db().user.findUnique({ where: { id: payload.uid } });
   if (!user || user.sessionVersion !== payload.sv) return null;
   return { id: user.id, email: user.email, name: user.name, role: user.role };
@@ -62,8 +86,16 @@ export function bearerToken(request: Request): string | null {
   return match ? match[1] : null;
 }
 
-export async function userFromRequest(request: Request): Promise<SessionUser | null> {
-  // Token authentication plugs in here: a bearer token alone decides who asks, never the cookie beside it.
-  if (bearerToken(request) !== null) throw unauthenticated("This server accepts no bearer tokens yet; sign in with a session instead.");
-  return userFromSessionToken(sessionTokenFromCookieHeader(request.headers.get("cookie")));
+/** Who is asking: a session's user, or an access token's user with the token's scope. */
+export interface Asker {
+  user: SessionUser | null;
+  /** set when an `Authorization: Bearer` token authenticated the request */
+  token: { id: string; scope: TokenScope } | null;
+}
+
+export async function askerFromRequest(request: Request): Promise<Asker> {
+  // A bearer token alone decides who asks, never the cookie beside it: a bad token is a 401.
+  const bearer = bearerToken(request);
+  if (bearer !== null) return userFromAccessToken(bearer);
+  return { user: await userFromSessionToken(sessionTokenFromCookieHeader(request.headers.get("cookie"))), token: null };
 }

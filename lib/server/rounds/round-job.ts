@@ -4,6 +4,7 @@ import { defineJob } from "../jobs/definition";
 import { enqueueUniqueJob } from "../jobs/queue";
 import { roundOutcome, runRound } from "./round-steps";
 import { keepStagesAhead, settledThrough, stageDemand } from "../labeling/stages";
+import { notifyRoundCompleted, notifyRoundFailed } from "../webhooks/events";
 
 /**
  * The round job, and when rounds run. Round r estimates from the labels of the settled stages
@@ -26,6 +27,7 @@ export const roundJob = defineJob({
   retry: { maxAttempts: 3, backoffMs: 5_000 },
   async run({ job, payload, deps, signal, progress }) {
     const outcome = await runRound({ ...payload, jobId: job.id, deps, signal, progress });
+    await notifyRoundCompleted(payload.projectId, payload.round);
     await maybeEnqueueRound(payload.projectId);
     // the stages drawn from now on use this round's ranking
     await keepStagesAhead(payload.projectId);
@@ -34,6 +36,7 @@ export const roundJob = defineJob({
   // The last attempt failed: the Round row shows the error too (the job keeps it, retryable).
   async onFailed({ projectId, round }, message) {
     await db().round.updateMany({ where: { projectId, index: round, status: { not: "done" } }, data: { status: "failed", error: message } });
+    await notifyRoundFailed(projectId, round, message);
   },
 });
 
