@@ -126,6 +126,9 @@ describe("rounds in the worker", () => {
     const outcome = jobResult(roundJob, await db().job.findUniqueOrThrow({ where: { id: job.id } }))!;
     expect(outcome).toMatchObject({ round: 0, nLabels: 20 });
     for (const step of ROUND_STEPS) expect(outcome.steps![step]).toBeGreaterThanOrEqual(0);
+    // CPU time of the worker process per step; the fit trains a surrogate, so it takes some
+    for (const step of ROUND_STEPS) expect(outcome.cpu![step]).toBeGreaterThanOrEqual(0);
+    expect(outcome.cpu!.fit).toBeGreaterThan(0);
     const round = await db().round.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 0 } }, include: { estimates: true } });
     expect(round).toMatchObject({ status: "done", nLabels: 20, seed: 7 });
     expect(round.codeVersion).toMatch(/^0\.1\.0/);
