@@ -69,9 +69,11 @@ export async function roundDue(projectId: string, round: number): Promise<boolea
 }
 
 export async function maybeEnqueueRound(projectId: string): Promise<boolean> {
-  const round = await nextRoundIndex(projectId);
+  // checked on every answer: while a round is queued or running (most of the time) one query says no
   const busy = await db().job.count({ where: { projectId, kind: roundJob.kind, status: { in: ["queued", "running"] } } });
-  if (busy > 0 || !(await roundDue(projectId, round))) return false;
+  if (busy > 0) return false;
+  const round = await nextRoundIndex(projectId);
+  if (!(await roundDue(projectId, round))) return false;
   // A round the owner cancelled keeps its job (status cancelled) until the owner retries it.
   return (await enqueueUniqueJob(roundJob, { projectId, round })) !== null;
 }
