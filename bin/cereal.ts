@@ -49,6 +49,7 @@ const USAGE = `usage:
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
                   [--compare all|NAME,NAME] [--calibrate] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
+                  [--lag 0 (asynchronous stages drawn with rankings L rounds old)] [--skip-rate 0 (skips: P on hard rows, P/5 elsewhere)]
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
                   [--uniform-share 0] [--outputs 2xCLASSES] [--model mlp|linear] [--surrogate mlp|fake] [--seed S] [--no-intervals] [--out FILE.json]
@@ -141,6 +142,8 @@ const SIMULATE_OPTIONS = {
   outputs: { type: "string" },
   model: { type: "string" },
   "uniform-share": { type: "string" },
+  lag: { type: "string" },
+  "skip-rate": { type: "string" },
 } as const;
 
 function formatRound(r: RoundRecord, clusterings: string[]): string {
@@ -169,6 +172,8 @@ async function runSimulate(argv: string[]): Promise<void> {
   const { problem, labels, name } = await loadProblem(values.bundle, clusterings);
   const surrogateName = oneOf(values.surrogate, "surrogate", ["mlp", "fake"] as const, "mlp");
   const quiet = values.quiet;
+  const skipRate = num(values["skip-rate"], "skip-rate", 0);
+  if (skipRate < 0 || skipRate > 1) throw new UsageError(`--skip-rate must be a probability in [0, 1], got '${values["skip-rate"]}'`);
   const started = performance.now();
 
   const result: SimulationResult = await simulate(problem, labels, await surrogateFactory(surrogateName), {
@@ -190,6 +195,8 @@ async function runSimulate(argv: string[]): Promise<void> {
     compare: parseCompare(values.compare),
     calibrate: values.calibrate,
     trainerGuard: values["trainer-guard"],
+    lag: int(values.lag, "lag", 0),
+    skipRate,
   });
   const output = { bundle: name, surrogate: surrogateName, ...result, config: { ...result.config, bundle: name, surrogate: surrogateName } };
   const json = JSON.stringify(output);
@@ -206,6 +213,7 @@ async function runSimulate(argv: string[]): Promise<void> {
 /** simulate --mode pairwise: same/different answers from labels.npy, the L2C surrogate, a pair design */
 async function runPairwiseSimulate(values: ReturnType<typeof parseArgs<{ args: string[]; options: typeof SIMULATE_OPTIONS; strict: true }>>["values"]): Promise<void> {
   if (!values.bundle || !values.clustering) throw new UsageError("simulate --mode pairwise needs --bundle and --clustering");
+  if (values.lag !== undefined || values["skip-rate"] !== undefined) throw new UsageError("--lag and --skip-rate are for the clusterwise simulation; drop them with --mode pairwise");
   const clusterings = values.clustering.split(",").filter((s) => s.length > 0);
   const { problem, labels, name } = await loadProblem(values.bundle, clusterings);
   const surrogateName = oneOf(values.surrogate, "surrogate", ["mlp", "fake"] as const, "mlp");
