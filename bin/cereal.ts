@@ -55,7 +55,7 @@ const USAGE = `usage:
                   [--uniform-share 0] [--outputs 2xCLASSES] [--model mlp|linear] [--surrogate mlp|fake] [--seed S] [--no-intervals] [--out FILE.json]
   cereal table    --bundle DIR --clustering NAME --grid paper|estimators [--only 'LABEL|LABEL'] [--report] [--seeds 3] [--budget 1000] [--batch 50]
                   [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
-                  [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach]
+                  [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach] [--lag 0 (estimators grid)]
 ${PROJECT_USAGE}
 ${LABEL_FREE_USAGE}
 ${REPORT_USAGE}
@@ -275,6 +275,7 @@ const TABLE_OPTIONS = {
   detach: { type: "boolean", default: false },
   only: { type: "string" },
   report: { type: "boolean", default: false },
+  lag: { type: "string" },
 } as const;
 
 function runChild(args: string[]): Promise<void> {
@@ -293,6 +294,7 @@ async function runTable(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: TABLE_OPTIONS, strict: true });
   if (!values.bundle || !values.clustering) throw new UsageError("table needs --bundle and --clustering");
   if (values.grid !== "paper" && values.grid !== "estimators") throw new UsageError(`unknown --grid '${values.grid}' (known: paper, estimators)`);
+  if (values.lag !== undefined && values.grid !== "estimators") throw new UsageError("--lag runs with --grid estimators only");
   const seeds = int(values.seeds, "seeds", 3);
   const budget = int(values.budget, "budget", 1000);
   const batch = int(values.batch, "batch", 50);
@@ -324,6 +326,7 @@ async function runTable(argv: string[]): Promise<void> {
     return runEstimatorsTable({
       bundle: values.bundle, clustering: values.clustering, seeds, budget, batch, seedSize, steps, surrogate, parallel,
       jobs: values.jobs, intervalDraws: values["interval-draws"], out: values.out, only: values.only, reportOnly: values.report, runChild,
+      lag: int(values.lag, "lag", 0),
     });
   const grid = paperGrid();
   await mkdir(dirname(resolve(jobs)), { recursive: true });
