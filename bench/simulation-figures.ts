@@ -1,7 +1,7 @@
 /**
  * Figures of a set of `cereal simulate --out FILE.json` runs, grouped by bundle, lag and skip
- * rate (the runs of one group differ by seed): per estimator, AEC of NMI (x in rounds) mean and
- * standard deviation over the runs, the signed NMI error at the last round (mean over the
+ * rate (the runs of one group differ by seed): per estimator, AEC of NMI (x in rounds, and x in
+ * thousands of labels) mean and standard deviation over the runs, the signed NMI error at the last round (mean over the
  * clusterings, then over the runs, with its standard error over the runs), and how many of the
  * last round's 90% NMI intervals hold the truth. Prints a markdown table.
  *
@@ -17,7 +17,7 @@ interface Run {
     readonly true: Record<string, { nmi: number }>;
     readonly byEstimator: Record<string, { estimate: Record<string, { nmi: number }>; interval: Record<string, { nmi: [number, number] }> | null }>;
   }[];
-  readonly summary: { readonly byEstimator: Record<string, { aec: { nmi: number } }> };
+  readonly summary: { readonly byEstimator: Record<string, { aec: { nmi: number }; aecPer1000Labels: { nmi: number } }> };
 }
 
 const files = process.argv.slice(2);
@@ -36,11 +36,12 @@ for (const file of files) {
   groups.set(key, [...(groups.get(key) ?? []), run]);
 }
 
-console.log("| bundle | lag | skip rate | estimator | runs (seeds) | AEC NMI (rounds), mean ± sd | last round: labels | signed NMI error, mean ± se | 90% intervals holding the truth |");
-console.log("|---|---|---|---|---|---|---|---|---|");
+console.log("| bundle | lag | skip rate | estimator | runs (seeds) | AEC NMI (rounds), mean ± sd | AEC NMI (per 1000 labels) | last round: labels | signed NMI error, mean ± se | 90% intervals holding the truth |");
+console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const [key, runs] of [...groups.entries()].sort()) {
   for (const estimator of Object.keys(runs[0].summary.byEstimator)) {
     const aecs = runs.map((r) => r.summary.byEstimator[estimator].aec.nmi);
+    const per1000 = runs.map((r) => r.summary.byEstimator[estimator].aecPer1000Labels.nmi);
     const signed: number[] = [];
     let covered = 0;
     let intervals = 0;
@@ -59,7 +60,7 @@ for (const [key, runs] of [...groups.entries()].sort()) {
     const labels = mean(runs.map((r) => r.rounds[r.rounds.length - 1].nLabels));
     const seeds = runs.map((r) => r.config.seed).sort((a, b) => a - b);
     console.log(
-      `| ${key} | ${estimator} | ${runs.length} (${seeds[0]}-${seeds[seeds.length - 1]}) | ${mean(aecs).toFixed(4)} ± ${sd(aecs).toFixed(4)} | ${labels.toFixed(0)} | ` +
+      `| ${key} | ${estimator} | ${runs.length} (${seeds[0]}-${seeds[seeds.length - 1]}) | ${mean(aecs).toFixed(4)} ± ${sd(aecs).toFixed(4)} | ${mean(per1000).toFixed(4)} ± ${sd(per1000).toFixed(4)} | ${labels.toFixed(0)} | ` +
         `${mean(signed).toFixed(4)} ± ${(sd(signed) / Math.sqrt(runs.length)).toFixed(4)} | ${intervals ? `${covered}/${intervals}` : "-"} |`,
     );
   }
