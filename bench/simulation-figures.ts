@@ -3,7 +3,8 @@
  * rate (the runs of one group differ by seed): per estimator, AEC of NMI (x in rounds, and x in
  * thousands of labels) mean and standard deviation over the runs, the signed NMI error at the last round (mean over the
  * clusterings, then over the runs, with its standard error over the runs), and how many of the
- * last round's 90% NMI intervals hold the truth. Prints a markdown table.
+ * last round's 90% NMI intervals hold the truth, and of every round's after 200 labels. Prints a
+ * markdown table.
  *
  *   node --import tsx bench/simulation-figures.ts var/lag/digits-lag*-seed*.json
  */
@@ -17,7 +18,9 @@ interface Run {
     readonly true: Record<string, { nmi: number }>;
     readonly byEstimator: Record<string, { estimate: Record<string, { nmi: number }>; interval: Record<string, { nmi: [number, number] }> | null }>;
   }[];
-  readonly summary: { readonly byEstimator: Record<string, { aec: { nmi: number }; aecPer1000Labels: { nmi: number } }> };
+  readonly summary: {
+    readonly byEstimator: Record<string, { aec: { nmi: number }; aecPer1000Labels: { nmi: number }; coveredAfter200: { nmi: number } | null; countAfter200: number }>;
+  };
 }
 
 const files = process.argv.slice(2);
@@ -36,8 +39,8 @@ for (const file of files) {
   groups.set(key, [...(groups.get(key) ?? []), run]);
 }
 
-console.log("| bundle | lag | skip rate | estimator | runs (seeds) | AEC NMI (rounds), mean ± sd | AEC NMI (per 1000 labels) | last round: labels | signed NMI error, mean ± se | 90% intervals holding the truth |");
-console.log("|---|---|---|---|---|---|---|---|---|---|");
+console.log("| bundle | lag | skip rate | estimator | runs (seeds) | AEC NMI (rounds), mean ± sd | AEC NMI (per 1000 labels) | last round: labels | signed NMI error, mean ± se | last round: 90% intervals holding the truth | rounds after 200 labels: the same |");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|");
 for (const [key, runs] of [...groups.entries()].sort()) {
   for (const estimator of Object.keys(runs[0].summary.byEstimator)) {
     const aecs = runs.map((r) => r.summary.byEstimator[estimator].aec.nmi);
@@ -57,11 +60,13 @@ for (const [key, runs] of [...groups.entries()].sort()) {
         if (last.true[c].nmi >= lo && last.true[c].nmi <= hi) covered++;
       }
     }
+    const late = runs.reduce((a, r) => a + (r.summary.byEstimator[estimator].coveredAfter200?.nmi ?? 0), 0);
+    const lateCount = runs.reduce((a, r) => a + r.summary.byEstimator[estimator].countAfter200, 0);
     const labels = mean(runs.map((r) => r.rounds[r.rounds.length - 1].nLabels));
     const seeds = runs.map((r) => r.config.seed).sort((a, b) => a - b);
     console.log(
       `| ${key} | ${estimator} | ${runs.length} (${seeds[0]}-${seeds[seeds.length - 1]}) | ${mean(aecs).toFixed(4)} ± ${sd(aecs).toFixed(4)} | ${mean(per1000).toFixed(4)} ± ${sd(per1000).toFixed(4)} | ${labels.toFixed(0)} | ` +
-        `${mean(signed).toFixed(4)} ± ${(sd(signed) / Math.sqrt(runs.length)).toFixed(4)} | ${intervals ? `${covered}/${intervals}` : "-"} |`,
+        `${mean(signed).toFixed(4)} ± ${(sd(signed) / Math.sqrt(runs.length)).toFixed(4)} | ${intervals ? `${covered}/${intervals}` : "-"} | ${intervals && lateCount ? `${late}/${lateCount}` : "-"} |`,
     );
   }
 }
