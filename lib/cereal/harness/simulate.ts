@@ -261,7 +261,9 @@ export async function simulate(
       options.onRound?.(record);
       if (lag === 0) {
         if (result.next.length === 0) break;
-        const answered = answerStage(result.next, result.round + 1, respond);
+        // the round stamps orders after the labeled draws; with skips, after every draw
+        const next = skipped.size > 0 ? result.next.map((d, i) => ({ ...d, order: nDrawn + i })) : result.next;
+        const answered = answerStage(next, result.round + 1, respond);
         answered.skipped.forEach((row) => skipped.add(row));
         state = { ...addLabels(state, answered.draws, answered.labels), outOfSample: result.outOfSample };
       } else {

@@ -96,5 +96,17 @@ describe("the asynchronous stage schedule", () => {
     expect(result.rounds.map((r) => r.nLabels)).toEqual(stages.map((_, s) => stages.slice(0, s + 1).reduce((a, t) => a + t.length, 0)));
     // orders count the skipped draws too: the last one is below the budget
     expect(Math.max(...result.draws.map((d) => d.order))).toBeLessThan(250);
+    expect(new Set(result.draws.map((d) => d.order)).size).toBe(result.draws.length);
+
+    // the synchronous loop skips alike: skipped rows are never drawn again and orders stay unique
+    const synchronous = await simulate(problem, digits.labels!, createKnnSurrogateFactory(), {
+      acquisition: "hardnmi", design: "proportional", estimator: guardedEstimator, fixmatch: false, seed: 2, budget: 250, skipRate: 0.3, intervals: false, timings: false,
+    });
+    expect(synchronous.config).toMatchObject({ skipRate: 0.3 });
+    expect(synchronous.config).not.toHaveProperty("lag");
+    expect(synchronous.draws.length).toBeLessThan(250);
+    expect(new Set(synchronous.draws.map((d) => d.row)).size).toBe(synchronous.draws.length);
+    expect(new Set(synchronous.draws.map((d) => d.order)).size).toBe(synchronous.draws.length);
+    expect(Math.max(...synchronous.draws.map((d) => d.order))).toBeLessThan(250);
   });
 });
