@@ -54,6 +54,7 @@ const USAGE = `usage:
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
                   [--compare all|NAME,NAME] [--calibrate] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
+                  [--lag 0 (asynchronous stages drawn with rankings L rounds old)] [--skip-rate 0 (skips: P on hard rows, P/5 elsewhere)]
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
                   [--uniform-share 0] [--outputs 2xCLASSES] [--model mlp|linear] [--surrogate mlp|fake] [--seed S] [--no-intervals] [--out FILE.json]
@@ -61,7 +62,7 @@ const USAGE = `usage:
                   [--recommended (${RECOMMENDED_PAIRS.pairDesign} pairs, uniform share ${RECOMMENDED_PAIRS.pairUniformShare}: the app's default)]
   cereal table    --bundle DIR --clustering NAME --grid paper|estimators|pairwise [--only 'LABEL|LABEL'] [--report] [--seeds 3] [--budget 1000 (pairwise 2000)] [--batch 50 (pairwise 200)]
                   [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
-                  [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach]
+                  [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach] [--lag 0 (estimators grid)]
                   [--seconds-per-answer S (pairwise: AEC per annotator-hour column)]
 ${PROJECT_USAGE}
 ${LABEL_FREE_USAGE}
@@ -153,6 +154,8 @@ const SIMULATE_OPTIONS = {
   "uniform-share": { type: "string" },
   "seconds-per-answer": { type: "string" },
   "pair-ppi": { type: "boolean", default: false },
+  lag: { type: "string" },
+  "skip-rate": { type: "string" },
 } as const;
 
 /** --seconds-per-answer S: the summary adds aecPerAnnotatorHour (x in hours of answering at S seconds an answer) */
@@ -189,6 +192,8 @@ async function runSimulate(argv: string[]): Promise<void> {
   const { problem, labels, name } = await loadProblem(values.bundle, clusterings);
   const surrogateName = oneOf(values.surrogate, "surrogate", ["mlp", "fake"] as const, "mlp");
   const quiet = values.quiet;
+  const skipRate = num(values["skip-rate"], "skip-rate", 0);
+  if (skipRate < 0 || skipRate > 1) throw new UsageError(`--skip-rate must be a probability in [0, 1], got '${values["skip-rate"]}'`);
   const started = performance.now();
 
   const result: SimulationResult = await simulate(problem, labels, await surrogateFactory(surrogateName), {
@@ -210,6 +215,8 @@ async function runSimulate(argv: string[]): Promise<void> {
     compare: parseCompare(values.compare),
     calibrate: values.calibrate,
     trainerGuard: values["trainer-guard"],
+    lag: int(values.lag, "lag", 0),
+    skipRate,
   });
   const output = { bundle: name, surrogate: surrogateName, ...result, summary: withAnnotatorHours(result.summary, values["seconds-per-answer"]), config: { ...result.config, bundle: name, surrogate: surrogateName } };
   const json = JSON.stringify(output);
@@ -226,6 +233,7 @@ async function runSimulate(argv: string[]): Promise<void> {
 /** simulate --mode pairwise: same/different answers from labels.npy, the L2C surrogate, a pair design */
 async function runPairwiseSimulate(values: ReturnType<typeof parseArgs<{ args: string[]; options: typeof SIMULATE_OPTIONS; strict: true }>>["values"]): Promise<void> {
   if (!values.bundle || !values.clustering) throw new UsageError("simulate --mode pairwise needs --bundle and --clustering");
+  if (values.lag !== undefined || values["skip-rate"] !== undefined) throw new UsageError("--lag and --skip-rate are for the clusterwise simulation; drop them with --mode pairwise");
   const clusterings = values.clustering.split(",").filter((s) => s.length > 0);
   const { problem, labels, name } = await loadProblem(values.bundle, clusterings);
   const surrogateName = oneOf(values.surrogate, "surrogate", ["mlp", "fake"] as const, "mlp");
@@ -291,6 +299,7 @@ const TABLE_OPTIONS = {
   only: { type: "string" },
   report: { type: "boolean", default: false },
   "seconds-per-answer": { type: "string" },
+  lag: { type: "string" },
 } as const;
 
 function runChild(args: string[]): Promise<void> {
@@ -309,6 +318,7 @@ async function runTable(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: TABLE_OPTIONS, strict: true });
   if (!values.bundle || !values.clustering) throw new UsageError("table needs --bundle and --clustering");
   if (values.grid !== "paper" && values.grid !== "estimators" && values.grid !== "pairwise") throw new UsageError(`unknown --grid '${values.grid}' (known: paper, estimators, pairwise)`);
+  if (values.lag !== undefined && values.grid !== "estimators") throw new UsageError("--lag runs with --grid estimators only");
   const pairwise = values.grid === "pairwise";
   const seeds = int(values.seeds, "seeds", 3);
   // pairwise: answers are cheaper and say less each, so larger batches (the seed stage is one batch)
@@ -348,6 +358,7 @@ async function runTable(argv: string[]): Promise<void> {
     return runEstimatorsTable({
       bundle: values.bundle, clustering: values.clustering, seeds, budget, batch, seedSize, steps, surrogate, parallel,
       jobs: values.jobs, intervalDraws: values["interval-draws"], out: values.out, only: values.only, reportOnly: values.report, runChild,
+      lag: int(values.lag, "lag", 0),
     });
   const grid = paperGrid();
   await mkdir(dirname(resolve(jobs)), { recursive: true });

@@ -42,6 +42,22 @@ describe("the estimators grid's runs", () => {
     expect(quick.runs.map((args) => valueOf(args, "--steps"))).toEqual(["64", "64"]);
   });
 
+  it("run a lagged grid as runs of their own: --lag passed on and in the key, none at lag 0", async () => {
+    const jobs = join(await mkdtemp(join(tmpdir(), "cereal-estimators-")), "jobs.jsonl");
+    const base: Omit<EstimatorsTableArgs, "runChild"> = {
+      bundle: "data/digits", clustering: "kmeans_k10", seeds: 1, budget: 100, batch: 50, seedSize: 50, steps: undefined,
+      surrogate: "fake", parallel: 1, jobs, intervalDraws: undefined, out: undefined, only: "Random (uniform), supervised", reportOnly: false,
+    };
+    const synchronous = recorder();
+    await runEstimatorsTable({ ...base, runChild: synchronous.runChild });
+    expect(valueOf(synchronous.runs[0], "--lag")).toBeUndefined();
+    const lagged = recorder();
+    await runEstimatorsTable({ ...base, lag: 2, runChild: lagged.runChild });
+    expect(lagged.runs.map((args) => valueOf(args, "--lag"))).toEqual(["2"]);
+    const keys = (await readJobFile<{ key: string }>(jobs)).map((l) => l.key.split("|").slice(7).join("|"));
+    expect(keys).toEqual(["steps=default|Random (uniform), supervised|seed=0", "steps=default|lag=2|Random (uniform), supervised|seed=0"]);
+  });
+
   it("simulate --recommended fills in what the command line leaves out, FixMatch steps included", () => {
     expect(withRecommended({})).toMatchObject({ acquisition: "hardnmi", design: "proportional", fixmatch: true, "trainer-guard": true, estimator: "guarded", steps: "1024" });
     expect(withRecommended({ steps: "64", estimator: "soft" })).toMatchObject({ steps: "64", estimator: "soft", acquisition: "hardnmi" });

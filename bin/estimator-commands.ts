@@ -52,6 +52,8 @@ export interface EstimatorsTableArgs {
   readonly only: string | undefined;
   /** print the table of the runs already in the jobs file, run nothing */
   readonly reportOnly: boolean;
+  /** asynchronous stages drawn with rankings this many rounds old (simulate --lag; default 0, the synchronous loop) */
+  readonly lag?: number;
   /** runs one `cereal simulate` child with these arguments */
   readonly runChild: (args: string[]) => Promise<void>;
 }
@@ -60,8 +62,10 @@ export async function runEstimatorsTable(args: EstimatorsTableArgs): Promise<voi
   const bundleName = basename(resolve(args.bundle));
   // a row's runs are keyed by the steps they ran with: --steps for every row, else the row's own
   const stepsOf = (g: EstimatorGridConfig) => args.steps ?? g.steps;
+  // keys of synchronous runs stay what they were, so existing jobs files resume
+  const lag = args.lag ?? 0;
   const runKey = (g: EstimatorGridConfig, seed: number) =>
-    `estimators|${bundleName}|${args.clustering}|${args.surrogate}|seed-size=${args.seedSize}|batch=${args.batch}|budget=${args.budget}|steps=${stepsOf(g) ?? "default"}|${g.label}|seed=${seed}`;
+    `estimators|${bundleName}|${args.clustering}|${args.surrogate}|seed-size=${args.seedSize}|batch=${args.batch}|budget=${args.budget}|steps=${stepsOf(g) ?? "default"}${lag > 0 ? `|lag=${lag}` : ""}|${g.label}|seed=${seed}`;
   const jobs = args.jobs ?? join("var", "cereal", `estimators-${bundleName}-${args.clustering}-${args.surrogate}-b${args.budget}.jsonl`);
   const filters = args.only?.split("|").filter((s) => s.length > 0);
   const grid = estimatorsGrid().filter((g) => !filters || filters.some((f) => g.label.includes(f)));
@@ -96,6 +100,7 @@ export async function runEstimatorsTable(args: EstimatorsTableArgs): Promise<voi
           "--compare", GRID_ESTIMATORS.join(","),
           ...(steps === undefined ? [] : ["--steps", String(steps)]),
           ...(args.intervalDraws ? ["--interval-draws", args.intervalDraws] : []),
+          ...(lag > 0 ? ["--lag", String(lag)] : []),
         ],
       });
     }

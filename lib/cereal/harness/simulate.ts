@@ -14,7 +14,9 @@ import type { Estimator } from "../method/estimators";
 import type { Interval } from "../method/intervals";
 import { addLabels, initialState, type CerealProblem } from "../method/problem";
 import { Random } from "../../random/named-streams";
-import { needsSurrogate, runRound, type CalibrationReport } from "../method/round";
+import { needsSurrogate, runRound, type CalibrationReport, type RoundOptions } from "../method/round";
+import { hardRows, oracleResponder, skippingResponder } from "./respond";
+import { answerStage, nextStage, RankingWindow, rankedRound } from "./stage-schedule";
 import type { SurrogateHealth } from "../method/surrogate-health";
 import type { StopRuleOptions } from "../method/stop-rule";
 import { stopRecorder, type StopRecords } from "./stop-records";
@@ -48,6 +50,10 @@ export interface SimulateOptions {
   readonly trainerGuard?: boolean;
   /** temperature scaling of pi for the estimators (default false, see RoundOptions.calibrate) */
   readonly calibrate?: boolean;
+  /** asynchronous stages (stage-schedule.ts): stage s is drawn with round s - 1 - lag's ranking; 0 (default) is the synchronous loop */
+  readonly lag?: number;
+  /** difficulty-dependent non-response (respond.ts): a draw is skipped with this probability on a hard row, a fifth of it elsewhere (default 0) */
+  readonly skipRate?: number;
 }
 
 /** one estimator's view of a round, when the run compares several */
@@ -137,12 +143,20 @@ export async function simulate(
   const n = problem.embeddings.n;
   if (labels.length !== n) throw new Error(`${labels.length} reference labels for ${n} items`);
   if (seedSize <= 0 || batch <= 0) throw new Error("seed size and batch must be positive");
+  const lag = options.lag ?? 0;
+  const skipRate = options.skipRate ?? 0;
   const truth = trueMetrics(problem, labels);
-  const oracle = (draws: readonly Draw[]) => Int32Array.from(draws, (d) => labels[d.row]);
+  const respond =
+    skipRate > 0 ? skippingResponder(labels, hardRows(labels, problem.clusterings[0], problem.numClasses), skipRate, options.seed) : oracleResponder(labels);
+  // the asynchronous schedule's rankings (lag >= 1) and the rows drawn but skipped (out of every later pool)
+  const window = new RankingWindow(lag);
+  const skipped = new Set<number>();
 
   const allRows = Int32Array.from({ length: n }, (_, i) => i);
   const seedDraws = recordDraws(drawUniform(allRows, Math.min(seedSize, budget, n), Random.from(options.seed, "seed-batch")), "uniform", 0, 0);
-  let state = initialState(problem, seedDraws, oracle(seedDraws));
+  const seedAnswers = answerStage(seedDraws, 0, respond);
+  seedAnswers.skipped.forEach((row) => skipped.add(row));
+  let state = initialState(problem, seedAnswers.draws, seedAnswers.labels);
 
   const surrogate: Surrogate | null = needsSurrogate(options) ? await factory(problem.embeddings, problem.numClasses) : null;
   const rounds: RoundRecord[] = [];
@@ -152,8 +166,10 @@ export async function simulate(
   try {
     for (;;) {
       const nLabels = state.labeled.rows.length;
-      const nextBatch = Math.max(0, Math.min(batch, budget - nLabels, n - nLabels));
-      const result = await runRound(state, surrogate, {
+      // the budget counts draws: a skipped draw cost the annotator's look
+      const nDrawn = nLabels + skipped.size;
+      const nextBatch = Math.max(0, Math.min(batch, budget - nDrawn, n - nDrawn));
+      const roundOptions: RoundOptions = {
         acquisition: options.acquisition,
         estimator: options.estimator,
         fixmatch: options.fixmatch,
@@ -169,7 +185,9 @@ export async function simulate(
         compare: options.compare,
         calibrate: options.calibrate,
         trainerGuard: options.trainerGuard,
-      });
+        exclude: skipped.size > 0 ? Int32Array.from(skipped) : undefined,
+      };
+      const result = lag === 0 ? await runRound(state, surrogate, roundOptions) : await rankedRound(state, surrogate, roundOptions, window);
 
       let accuracy: number | null = null;
       let confidence: number | null = null;
@@ -222,8 +240,19 @@ export async function simulate(
       };
       rounds.push(record);
       options.onRound?.(record);
-      if (result.next.length === 0) break;
-      state = { ...addLabels(state, result.next, oracle(result.next)), outOfSample: result.outOfSample };
+      if (lag === 0) {
+        if (result.next.length === 0) break;
+        // the round stamps orders after the labeled draws; with skips, after every draw
+        const next = skipped.size > 0 ? result.next.map((d, i) => ({ ...d, order: nDrawn + i })) : result.next;
+        const answered = answerStage(next, result.round + 1, respond);
+        answered.skipped.forEach((row) => skipped.add(row));
+        state = { ...addLabels(state, answered.draws, answered.labels), outOfSample: result.outOfSample };
+      } else {
+        if (nextBatch === 0) break;
+        const staged = nextStage(state, { size: nextBatch, window, seed: options.seed, skipped, respond });
+        staged.skipped.forEach((row) => skipped.add(row));
+        state = staged.state;
+      }
     }
   } finally {
     surrogate?.dispose();
@@ -245,6 +274,9 @@ export async function simulate(
       design: options.design ?? null,
       scoreMode: options.scoreMode ?? "mean",
       clusterings: problem.clusterings.map((c) => c.name),
+      // only when set, so synchronous runs' JSON (and the grid jobs' keys) stay what they were
+      ...(lag > 0 ? { lag } : {}),
+      ...(skipRate > 0 ? { skipRate } : {}),
     },
     rounds,
     draws: [...state.draws],

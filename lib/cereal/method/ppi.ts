@@ -114,6 +114,12 @@ function clusterSizes(clustering: TestClustering): Float64Array {
 
 /** The prediction-powered table of one clustering (eqs. 1-3), projected onto valid tables. */
 export function ppiTable(input: EstimatorInput, clustering: TestClustering, options: PpiOptions): ContingencyTable {
+  return projectTable(ppiCells(input, clustering, options), input.numClasses, clustering.k, input.n);
+}
+
+/** The combination of eqs. 1-3 before the projection, C x K row-major: the cells whose mean is the truth
+ * (exactly with a fixed lambda, the Horvitz-Thompson correction and size weights; stage-unbiased.test.ts). */
+export function ppiCells(input: EstimatorInput, clustering: TestClustering, options: PpiOptions): Float64Array {
   const C = input.numClasses;
   const K = clustering.k;
   const cells = C * K;
@@ -216,8 +222,7 @@ export function ppiTable(input: EstimatorInput, clustering: TestClustering, opti
   }
 
   // no probability batch at all (e.g. only top-score batches after a non-uniform seed): the labels alone
-  const table = weightSum > 0 ? combined.map((v) => v / weightSum) : known;
-  return projectTable(table, C, K, input.n);
+  return weightSum > 0 ? combined.map((v) => v / weightSum) : known;
 }
 
 /** negative cells to 0, then rescaled to the known total (the projection documented above) */
