@@ -42,7 +42,21 @@ export const labelOverviewResponse = z.strictObject({
   mode: z.enum(["clusterwise", "pairwise"]),
   overlap: z.number().int(),
   classes: z.array(z.strictObject({ value: z.string(), name: z.string(), count: z.number().int() })),
-  annotators: z.array(z.strictObject({ userId: z.string(), name: z.string(), email: z.string(), labels: z.number().int(), skips: z.number().int(), unsure: z.number().int() })),
+  annotators: z.array(
+    z.strictObject({
+      userId: z.string(),
+      name: z.string(),
+      email: z.string(),
+      labels: z.number().int(),
+      skips: z.number().int(),
+      unsure: z.number().int(),
+      timedAnswers: z.number().int().describe("answers with a measured time"),
+      medianSeconds: z.number().nullable().describe("median seconds per answer; null without a timed answer"),
+    }),
+  ),
+  answerTime: z
+    .strictObject({ mode: z.enum(["clusterwise", "pairwise"]), timedAnswers: z.number().int(), medianSeconds: z.number().nullable() })
+    .describe("the median seconds per answer over every timed answer of the project's mode"),
   agreement: z
     .strictObject({ method: z.enum(["cohen", "krippendorff"]), value: z.number().nullable(), units: z.number().int(), raters: z.number().int(), unanimous: z.number().int() })
     .nullable(),

@@ -82,6 +82,8 @@ export const settingsResponse = z.strictObject({
     batchSize: z.number().int(),
     budget: z.number().int(),
     fixmatchSteps: z.number().int(),
+    pairDesign: z.enum(["random", "uncertain", "anchor"]).describe("pairwise projects: how the rounds draw pairs"),
+    pairUniformShare: z.number().describe("pairwise projects: the share of each round's pairs drawn uniformly"),
     overlap: z.number().int(),
     annotatorsSeeEstimates: z.boolean(),
     paused: z.boolean(),

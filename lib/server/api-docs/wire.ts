@@ -44,6 +44,7 @@ export const labelRow = z.strictObject({
   classIndex: z.number().int().nullable(),
   answer: z.enum(["same", "different"]).nullable(),
   withdrawn: z.boolean(),
+  durationMs: z.number().int().nullable().describe("how long the answer took on the label page (visible time, gaps over 60 s cut); null when not measured"),
   createdAt: isoDateTime,
 });
 
