@@ -13,13 +13,13 @@ delete process.env.DATABASE_URL;
 process.env.NEXTAUTH_SECRET = "test-secret-for-session-tokens-only";
 // request and job log lines would bury the test output; logger tests write to their own stream
 process.env.CEREAL_LOG_LEVEL ??= "silent";
-const postgres = process.env.CEREAL_TEST_DATABASE === "postgresql";
-if (postgres) process.env.DATABASE_URL = await createTestSchema();
+const postgresUrl = process.env.CEREAL_TEST_DATABASE === "postgresql" ? await createTestSchema() : null;
+if (postgresUrl) process.env.DATABASE_URL = postgresUrl;
 else migrateDatabase(path.join(dataDir, "cereal.db"));
 
 afterAll(async () => {
   const { db } = await import("./lib/server/db");
   await db().$disconnect();
-  if (postgres) await dropTestSchema(process.env.DATABASE_URL!);
+  if (postgresUrl) await dropTestSchema(postgresUrl);
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import path from "node:path";
+import { migrateDatabase } from "./migrate";
 import { migratePostgresql } from "./migrate-postgresql";
 import { postgresTarget } from "./postgres-url";
 
@@ -47,4 +49,13 @@ export async function postgresReachable(url = TEST_POSTGRES_URL): Promise<boolea
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/**
+ * For a test file about the SQLite file itself (backup, restore): it runs on a SQLite database in
+ * its data folder in both suites. The PostgreSQL schema vitest.setup.ts made is still dropped after.
+ */
+export function runThisFileOnSqlite(): void {
+  delete process.env.DATABASE_URL;
+  migrateDatabase(path.join(process.env.CEREAL_DATA_DIR!, "cereal.db"));
 }

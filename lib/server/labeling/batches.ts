@@ -1,7 +1,7 @@
 import { drawUniform, type Design } from "@/lib/cereal/method/designs";
 import { drawUniformPairs, pairKey } from "@/lib/cereal/pairwise/pair-designs";
 import { Random } from "@/lib/random/named-streams";
-import type { Tx } from "../db";
+import { lockProject, type Tx } from "../db";
 
 /**
  * Batches and their tasks. Batch 0 is the uniform seed batch; batch k + 1 is drawn by round k
@@ -33,6 +33,7 @@ export async function createBatch(
   draws: readonly { row: number; rowB: number | null; score: number | null; q: number; design: Design }[],
   overflow: boolean,
 ): Promise<string[]> {
+  await lockProject(tx, projectId);
   const batch = await tx.batch.upsert({
     where: { projectId_index: { projectId, index } },
     create: { projectId, index, drawnByRoundIndex, size },
