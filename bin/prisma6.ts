@@ -26,9 +26,24 @@ function forPrisma6(schema: string): string {
 
 function adapterConfig(provider: Provider, work: string): string {
   if (provider === "sqlite") {
+    // Prisma 6.19 sends each migration file to the shadow database as one executeRaw, which
+    // better-sqlite3 refuses for more than one statement: run those as a script.
     return `import { PrismaBetterSqlite3 } from ${JSON.stringify(path.join(modules, "@prisma/adapter-better-sqlite3/dist/index.mjs"))};
 export default { experimental: { adapter: true }, engine: "js",
-  adapter: async () => new PrismaBetterSqlite3({ url: "file:" + ${JSON.stringify(path.join(work, "unused.db"))} }) };\n`;
+  adapter: async () => {
+    const base = new PrismaBetterSqlite3({ url: "file:" + ${JSON.stringify(path.join(work, "unused.db"))} });
+    return {
+      provider: base.provider,
+      adapterName: base.adapterName,
+      connect: () => base.connect(),
+      async connectToShadowDb() {
+        const adapter = await base.connectToShadowDb();
+        const executeRaw = adapter.executeRaw.bind(adapter);
+        adapter.executeRaw = async (query) => (query.args.length ? executeRaw(query) : (await adapter.executeScript(query.sql), 0));
+        return adapter;
+      },
+    };
+  } };\n`;
   }
   // Two work-arounds for Prisma 6.19 on pg: the adapter cannot read the catalogue's "char" columns
   // (oid 18; read as text here), and its own shadow database is dropped while still connected.
