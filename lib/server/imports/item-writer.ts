@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
@@ -51,7 +52,7 @@ async function openCopyWriter(projectId: string, url: string): Promise<ItemWrite
       if (failure) throw failure;
       let chunk = "";
       for (const r of rows) chunk += `${project}.${r.index}\t${project}\t${r.index}\t${copyText(r.externalId)}\t${copyText(r.image)}\t${copyText(r.text)}\n`;
-      if (!copy.write(chunk)) await new Promise<void>((resolve, reject) => copy.once("drain", resolve).once("error", reject));
+      if (!copy.write(chunk)) await once(copy, "drain");
     },
     async close() {
       try {
@@ -64,8 +65,11 @@ async function openCopyWriter(projectId: string, url: string): Promise<ItemWrite
   };
 }
 
+const COPY_SPECIAL = /[\\\t\n\r]/;
+
 /** A value in COPY's text format: \N for NULL; backslash, tab, newline and carriage return escaped. */
 function copyText(value: string | null): string {
   if (value === null) return "\\N";
+  if (!COPY_SPECIAL.test(value)) return value;
   return value.replace(/[\\\t\n\r]/g, (c) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[c]!);
 }
