@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { demoSubsetBundle, demoTruth } from "./demo-subset";
 import { ADMIN, signIn } from "./session";
-import { answerWith, currentTask, exportedLabels, workspace } from "./workspace";
+import { allSaved, answerWith, currentTask, exportedLabels, workspace } from "./workspace";
 
 // Runs on PostgreSQL only (`node --import tsx bin/e2e.ts --postgresql`, in npm test when a server
 // answers): the app started with DATABASE_URL=postgresql://... on a fresh schema.
@@ -30,6 +30,7 @@ test("on PostgreSQL: import a bundle, label the seed batch by keyboard, a round 
     await answerWith(page, CLASS_KEYS[truth[task.itemIndex]]);
     given.set(task.itemIndex, truth[task.itemIndex]);
   }
+  await allSaved(page);
 
   // the seed batch's last label queues round 0; the worker trains and stores it on PostgreSQL
   await page.goto(`/projects/${projectId}/dashboard`);
