@@ -76,6 +76,18 @@ type CsvRow = Record<string, string>;
 const readCsv = async (file: string) => parse(await readFile(file, "utf8"), { columns: true }) as CsvRow[];
 const optionalNumber = (s: string) => (s === "" ? null : Number(s));
 
+/** The out-of-sample record round `index` estimated with (reports made before issue #18 kept its predecessor's record after it). */
+async function readRecord(reportDir: string, index: number) {
+  for (const name of [`round-${index}-evidence.json`, `round-${index - 1}-record.json`]) {
+    try {
+      return recordFromJson(JSON.parse(await readFile(join(reportDir, "reproduce", "rounds", name), "utf8")) as OutOfSampleJson);
+    } catch {
+      // not in this report: try the older name
+    }
+  }
+  return undefined;
+}
+
 /** Every finished round of the report estimated again from its labeled subset, out-of-sample records and the bundle. */
 export async function recomputeEstimates(reportDir: string, bundleDir: string, createSurrogate: SurrogateFactory): Promise<RecomputedEstimate[]> {
   const config = JSON.parse(await readFile(join(reportDir, "reproduce", "config.json"), "utf8")) as ReportConfig;
@@ -100,10 +112,7 @@ export async function recomputeEstimates(reportDir: string, bundleDir: string, c
       order: Number(row.draw_order),
       round: Number(row.draw_round),
     }));
-    const record = await readFile(join(reportDir, "reproduce", "rounds", `round-${round.index - 1}-record.json`), "utf8").then(
-      (text) => recordFromJson(JSON.parse(text) as OutOfSampleJson),
-      () => undefined,
-    );
+    const record = await readRecord(reportDir, round.index);
     const state: CerealState = {
       problem,
       labeled: { rows: Int32Array.from(used, (row) => Number(row.item_index)), labels: Int32Array.from(used, (row) => Number(row.class_index)) },

@@ -188,7 +188,7 @@ test("the label page announces the item, the saved state and the round; its dial
   const item = page.getByTestId("announce-item");
   await expect(item).toHaveAttribute("role", "status");
   const firstItem = await shown();
-  await expect(item).toHaveText(new RegExp(`^Item ${firstItem}, (seed batch|batch \\d+(, overflow)?)$`));
+  await expect(item).toHaveText(new RegExp(`^Item ${firstItem}, (seed stage|stage \\d+)$`));
   await page.keyboard.press("1");
   await expect(workspace(page).locator("figcaption .font-mono")).not.toHaveText(firstItem!);
   const secondItem = await shown();

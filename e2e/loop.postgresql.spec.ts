@@ -26,7 +26,7 @@ test("on PostgreSQL: import a bundle, label the seed batch by keyboard, a round 
   const given = new Map<number, number>();
   while (given.size < 10) {
     const task = await currentTask(page);
-    expect(task.batch).toBe(0);
+    expect(task.stage).toBe(0);
     await answerWith(page, CLASS_KEYS[truth[task.itemIndex]]);
     given.set(task.itemIndex, truth[task.itemIndex]);
   }

@@ -4,8 +4,9 @@ import { expect, type Page } from "@playwright/test";
 export interface Answered {
   taskId: string;
   itemIndex: number;
-  batch: number;
-  overflow: boolean;
+  /** the stage the task was drawn in, and the round whose ranking drew it (null: drawn uniformly before any round) */
+  stage: number;
+  drawnByRound: number | null;
 }
 
 export interface LabelRow {
@@ -36,8 +37,8 @@ export async function currentTask(page: Page): Promise<Answered> {
   return {
     taskId: (await ws.getAttribute("data-task-id"))!,
     itemIndex: Number(await ws.getAttribute("data-item-index")),
-    batch: Number(await ws.getAttribute("data-batch")),
-    overflow: (await ws.getAttribute("data-overflow")) === "true",
+    stage: Number(await ws.getAttribute("data-stage")),
+    drawnByRound: (await ws.getAttribute("data-drawn-by-round")) ? Number(await ws.getAttribute("data-drawn-by-round")) : null,
   };
 }
 
@@ -66,7 +67,7 @@ export async function exportedLabels(page: Page, id: string): Promise<LabelRow[]
 export async function snapshot(page: Page, id: string) {
   return (await (await page.request.get(`/api/projects/${id}/progress`)).json()) as {
     labels: number;
-    batch: { index: number; size: number; done: number } | null;
+    stages: { latest: number; settled: number; fresh: number; batchSize: number } | null;
     round: { index: number; status: string } | null;
     lastRound: { index: number } | null;
   };

@@ -49,6 +49,32 @@ describe("migrations", () => {
     after.close();
   });
 
+  it("upgrades a project mid-batch to stages: a batch partly filled with overflow is complete as it is", () => {
+    const names = listMigrations();
+    const upgrade = names.find((n) => n.endsWith("_stages"))!;
+    const before = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
+    for (const name of names.slice(0, names.indexOf(upgrade))) fs.cpSync(path.join("prisma/migrations", name), path.join(before, name), { recursive: true });
+    const file = path.join(before, "db.sqlite");
+    migrateDatabase(file, before);
+    const db = new Database(file);
+    db.prepare(`INSERT INTO "Project" (id, name, dataPath, bundleName, n, d, acquisition, design, estimator, fixmatch, fixmatchSteps, updatedAt) VALUES ('p', 'p', '/p', 'b', 100, 2, 'hardnmi', 'proportional', 'guarded', 1, 1024, CURRENT_TIMESTAMP)`).run();
+    const batch = db.prepare(`INSERT INTO "Batch" (id, projectId, "index", drawnByRoundIndex, size) VALUES (?, 'p', ?, ?, ?)`);
+    batch.run("b0", 0, null, 20);
+    // batch 1: round 0 is still training; three overflow tasks were drawn into it meanwhile
+    batch.run("b1", 1, null, 10);
+    const task = db.prepare(`INSERT INTO "Task" (id, projectId, batchId, itemIndex, design, q, drawOrder, overflow, done) VALUES (?, 'p', ?, ?, 'uniform', 0.2, ?, ?, ?)`);
+    for (let i = 0; i < 20; i++) task.run(`t${i}`, "b0", i, i, 0, 1);
+    for (let i = 20; i < 23; i++) task.run(`t${i}`, "b1", i, i, 1, 0);
+    db.close();
+    expect(migrateDatabase(file).applied[0]).toBe(upgrade);
+    const after = new Database(file);
+    expect(after.prepare(`SELECT "index", size, design, eps, poolSize, evidence FROM "Batch" ORDER BY "index"`).all()).toEqual([
+      { index: 0, size: 20, design: null, eps: null, poolSize: null, evidence: null },
+      { index: 1, size: 3, design: null, eps: null, poolSize: null, evidence: null },
+    ]);
+    after.close();
+  });
+
   it("rolls back every pending migration when one fails, naming it, and leaves them to apply again", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
     fs.mkdirSync(path.join(dir, "001_ok"));

@@ -95,6 +95,18 @@ export function scorePool(input: AcquireInput, acquisition: Acquisition, cluster
   return scoreSoftNmi(proba, C, soft, table);
 }
 
+/** Every pool row's score, the mean over the clusterings (one for clustering-independent acquisitions): the ranking. */
+export function meanScores(input: AcquireInput, acquisition: Acquisition): Float64Array {
+  const all = Int32Array.from({ length: input.pool.length }, (_, i) => i);
+  const scores = new Float64Array(all.length);
+  const clusterings = PER_CLUSTERING.has(acquisition) ? input.clusterings : input.clusterings.slice(0, 1);
+  for (const c of clusterings) {
+    const s = scorePool(input, acquisition, c, all);
+    for (let i = 0; i < s.length; i++) scores[i] += s[i] / clusterings.length;
+  }
+  return scores;
+}
+
 /**
  * The next batch: draws in draw order, each with its score and inclusion probability q; and the
  * pool's scores (mean mode), the ranking later draws from the same pool can reuse.
@@ -106,12 +118,7 @@ export function acquireBatch(input: AcquireInput, options: AcquireOptions, rando
   const perClustering = options.scoreMode === "per-clustering" && PER_CLUSTERING.has(options.acquisition) && input.clusterings.length > 1;
 
   if (!perClustering) {
-    const scores = new Float64Array(all.length);
-    const clusterings = PER_CLUSTERING.has(options.acquisition) ? input.clusterings : input.clusterings.slice(0, 1);
-    for (const c of clusterings) {
-      const s = scorePool(input, options.acquisition, c, all);
-      for (let i = 0; i < s.length; i++) scores[i] += s[i] / clusterings.length;
-    }
+    const scores = meanScores(input, options.acquisition);
     return { design, draws: drawByDesign(design, input.pool, scores, options.n, random, eps), scores };
   }
 

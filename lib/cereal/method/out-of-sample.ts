@@ -55,27 +55,30 @@ export function pseudoTable(rows: Int32Array, proba: Float32Array, numClasses: n
   return out;
 }
 
+/** What one batch (a stage) adds to the record: its evidence and the drawing model's predictions of its rows. */
+export interface StageEvidence {
+  readonly batch: BatchEvidence;
+  readonly predictions: ReadonlyMap<number, RowPrediction>;
+}
+
 /**
- * The record after a round: it adds the batch the round drew (its pool, the current model's
- * calibrated pseudo tables over that pool) and the model's predictions for the drawn rows.
+ * The evidence of a batch drawn from `pool` with the model whose calibrated pi is given: the
+ * pseudo tables over that pool, the predictable variance terms and the drawn rows' predictions.
  * `pool` and the probabilities are aligned: [pool x C].
  */
-export function extendRecord(
-  record: OutOfSampleRecord,
-  args: {
-    readonly round: number;
-    readonly pool: Int32Array;
-    readonly rawProba: Float32Array;
-    readonly calibratedProba: Float32Array;
-    readonly temperature: number;
-    readonly numClasses: number;
-    readonly clusterings: readonly TestClustering[];
-    /** positions in `pool` of the drawn rows */
-    readonly drawnPositions: readonly number[];
-    /** every pool row's inclusion probability; absent: uniform, n/|pool| */
-    readonly q?: ArrayLike<number>;
-  },
-): OutOfSampleRecord {
+export function batchEvidence(args: {
+  readonly round: number;
+  readonly pool: Int32Array;
+  readonly rawProba: Float32Array;
+  readonly calibratedProba: Float32Array;
+  readonly temperature: number;
+  readonly numClasses: number;
+  readonly clusterings: readonly TestClustering[];
+  /** positions in `pool` of the drawn rows */
+  readonly drawnPositions: readonly number[];
+  /** every pool row's inclusion probability; absent: uniform, n/|pool| */
+  readonly q?: ArrayLike<number>;
+}): StageEvidence {
   const C = args.numClasses;
   const hard = pseudoLabel(args.calibratedProba, C);
   const oneHot = new Float32Array(args.pool.length * C);
@@ -101,16 +104,28 @@ export function extendRecord(
     residual.b += (1 / q - 1) * norm;
     residual.bMax += (1 / q - 1) * max;
   }
-  const batches = new Map(record.batches);
-  batches.set(args.round, { round: args.round, poolSize: args.pool.length, temperature: args.temperature, softPseudo, hardPseudo, residual });
-  const predictions = new Map(record.predictions);
+  const predictions = new Map<number, RowPrediction>();
   for (const p of args.drawnPositions) {
     predictions.set(args.pool[p], {
       raw: args.rawProba.slice(p * C, (p + 1) * C),
       calibrated: args.calibratedProba.slice(p * C, (p + 1) * C),
     });
   }
+  return { batch: { round: args.round, poolSize: args.pool.length, temperature: args.temperature, softPseudo, hardPseudo, residual }, predictions };
+}
+
+/** The record with one more batch's evidence (keyed by the batch's Draw.round). */
+export function withEvidence(record: OutOfSampleRecord, stage: StageEvidence): OutOfSampleRecord {
+  const batches = new Map(record.batches);
+  batches.set(stage.batch.round, stage.batch);
+  const predictions = new Map(record.predictions);
+  for (const [row, p] of stage.predictions) predictions.set(row, p);
   return { batches, predictions };
+}
+
+/** The record after a round: it adds the batch the round drew (batchEvidence). */
+export function extendRecord(record: OutOfSampleRecord, args: Parameters<typeof batchEvidence>[0]): OutOfSampleRecord {
+  return withEvidence(record, batchEvidence(args));
 }
 
 /** The record as plain JSON (the server keeps it beside each round's results, so the next round can read it). */

@@ -5,13 +5,14 @@
  * the caller's business (the oracle in the simulator, annotators in the app).
  */
 import type { MetricValues } from "@/lib/metrics";
-import { acquireBatch, type ScoreMode } from "./acquire";
+import { acquireBatch, DEFAULT_DESIGN, meanScores, type ScoreMode } from "./acquire";
 import { expectedCalibrationError, fitTemperature, temperatureScale } from "./calibration";
 import type { Acquisition } from "./acquisition";
 import { inclusionProbabilities, recordDraws, type Design, type Draw } from "./designs";
 import { estimateMetrics, pseudoLabel, type Estimator, type EstimatorInput } from "./estimators";
 import { bootstrapIntervals, type IntervalReport } from "./intervals";
 import { EMPTY_RECORD, extendRecord, type OutOfSampleRecord } from "./out-of-sample";
+import type { Ranking } from "./stages";
 import { unlabeledRows, type CerealState } from "./problem";
 import { deriveSeed, Random } from "../../random/named-streams";
 import type { FitProgress, FitReport, Surrogate } from "./surrogate";
@@ -99,8 +100,10 @@ function outOfSamplePairs(state: CerealState, record: OutOfSampleRecord, newestO
   const raw: number[] = [];
   const calibrated: number[] = [];
   const labels: number[] = [];
+  // the newest batch: the latest stage (Draw.round keys batches; in synchronous rounds it is state.round)
+  const newest = state.draws.reduce((m, d) => Math.max(m, d.round), -1);
   state.labeled.rows.forEach((row, i) => {
-    if (newestOnly && state.draws[i].round !== state.round) return;
+    if (newestOnly && state.draws[i].round !== newest) return;
     const p = record.predictions.get(row);
     if (!p) return;
     raw.push(...p.raw);
@@ -253,6 +256,36 @@ export function acquireRound(state: CerealState, fitted: FittedRound, estimated:
     });
   }
   return { next, poolScores, outOfSample };
+}
+
+/**
+ * The acquire step without a draw (asynchronous acquisition, stages.ts): the ranking of every row
+ * this round could draw (mean scores) and its model's pi, which later stages draw with.
+ */
+export function rankRound(state: CerealState, fitted: FittedRound, estimated: EstimatedRound, options: RoundOptions): Ranking {
+  const { problem, labeled } = state;
+  const n = problem.embeddings.n;
+  const C = problem.numClasses;
+  const { unlabeled, proba, mc } = fitted;
+  const design = options.design ?? DEFAULT_DESIGN[options.acquisition];
+  const eps = options.eps ?? 0.1;
+  let currentClasses: Int32Array | null = null;
+  if (estimated.pseudoLabels) {
+    currentClasses = new Int32Array(n);
+    for (let i = 0; i < labeled.rows.length; i++) currentClasses[labeled.rows[i]] = labeled.labels[i];
+    for (let i = 0; i < unlabeled.length; i++) currentClasses[unlabeled[i]] = estimated.pseudoLabels[i];
+  }
+  const pool = acquisitionPool(unlabeled, proba, mc, C, options.exclude);
+  const poolScores = meanScores({ numClasses: C, clusterings: problem.clusterings, pool: pool.rows, proba: pool.proba, mc: pool.mc, currentClasses }, options.acquisition);
+  const scores = new Float64Array(n).fill(Number.NaN);
+  pool.rows.forEach((row, i) => (scores[row] = poolScores[i]));
+  let rawProba: Float32Array | null = null;
+  if (proba) {
+    rawProba = new Float32Array(n * C).fill(Number.NaN);
+    unlabeled.forEach((row, i) => rawProba!.set(proba.subarray(i * C, (i + 1) * C), row * C));
+  }
+  const temperature = options.calibrate === true ? (estimated.calibration?.temperature ?? 1) : 1;
+  return { round: state.round, design, eps, scores, rawProba, temperature };
 }
 
 /** The three steps in order (the simulator's round; the app's worker times each step itself). */

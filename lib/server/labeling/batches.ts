@@ -1,14 +1,15 @@
 import { drawUniform, type Design } from "@/lib/cereal/method/designs";
 import { drawUniformPairs, pairKey } from "@/lib/cereal/pairwise/pair-designs";
 import { Random } from "@/lib/random/named-streams";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { lockProject, type Tx } from "../db";
 
 /**
- * Batches and their tasks. Batch 0 is the uniform seed batch; batch k + 1 is drawn by round k
- * (plus any overflow drawn while round k trained). Every task keeps its draw record.
+ * Stages (Batch rows) and their tasks. Stage 0 is the uniform seed stage; later stages are drawn
+ * ahead of need (stages.ts) or by a pairwise round. Every task keeps its draw record.
  */
 
-/** The seed batch (batch 0): a uniform sample of seedSize items, or pairs, drawn once per project. */
+/** The seed stage (stage 0): a uniform sample of seedSize items, or pairs, drawn once per project. */
 export async function ensureSeedBatch(tx: Tx, project: { id: string; n: number; seed: number; seedSize: number; budget: number; mode: string }) {
   if (await tx.batch.findUnique({ where: { projectId_index: { projectId: project.id, index: 0 } }, select: { id: true } })) return;
   const size = Math.min(project.seedSize, project.budget, project.n);
@@ -17,27 +18,44 @@ export async function ensureSeedBatch(tx: Tx, project: { id: string; n: number; 
     project.mode === "pairwise"
       ? drawUniformPairs(project.n, size, random)
       : drawUniform(Int32Array.from({ length: project.n }, (_, i) => i), size, random).map((d) => ({ ...d, rowB: null }));
-  await createBatch(tx, project.id, 0, null, size, draws.map((d) => ({ ...d, design: "uniform" as const })), false);
+  const poolSize = project.mode === "pairwise" ? null : project.n;
+  await createBatch(tx, project.id, { index: 0, drawnByRoundIndex: null, design: "uniform", eps: 0, poolSize, evidence: null }, draws.map((d) => ({ ...d, design: "uniform" as const })));
+}
+
+/** What a stage records besides its tasks (the Batch row). */
+export interface StageRow {
+  readonly index: number;
+  /** the round whose ranking drew it; null before any round finished */
+  readonly drawnByRoundIndex: number | null;
+  /** the draw's design; "mixed" for a pair stage whose uniform share and designed pairs differ */
+  readonly design: Design | "mixed";
+  readonly eps: number;
+  readonly poolSize: number | null;
+  readonly evidence: Prisma.InputJsonValue | null;
 }
 
 /**
- * Writes a batch (or adds to an existing one) with one task per draw and its draw record; draw
- * orders continue the project's sequence. Returns the new tasks' ids in draw order.
+ * Writes a stage with one task per draw and its draw record; draw orders continue the project's
+ * sequence. Its size is the number of draws. Returns the new tasks' ids in draw order.
  */
 export async function createBatch(
   tx: Tx,
   projectId: string,
-  index: number,
-  drawnByRoundIndex: number | null,
-  size: number,
+  stage: StageRow,
   draws: readonly { row: number; rowB: number | null; score: number | null; q: number; design: Design }[],
-  overflow: boolean,
 ): Promise<string[]> {
   await lockProject(tx, projectId);
-  const batch = await tx.batch.upsert({
-    where: { projectId_index: { projectId, index } },
-    create: { projectId, index, drawnByRoundIndex, size },
-    update: drawnByRoundIndex === null ? {} : { drawnByRoundIndex },
+  const batch = await tx.batch.create({
+    data: {
+      projectId,
+      index: stage.index,
+      drawnByRoundIndex: stage.drawnByRoundIndex,
+      size: draws.length,
+      design: stage.design,
+      eps: stage.eps,
+      poolSize: stage.poolSize,
+      evidence: stage.evidence ?? Prisma.DbNull,
+    },
   });
   const last = await tx.task.aggregate({ where: { projectId }, _max: { drawOrder: true } });
   const first = (last._max.drawOrder ?? -1) + 1;
@@ -51,7 +69,6 @@ export async function createBatch(
       score: d.score,
       q: d.q,
       drawOrder: first + i,
-      overflow,
     })),
     select: { id: true, drawOrder: true },
   });

@@ -1,25 +1,28 @@
 import fs from "node:fs";
 import path from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as labelsRoute from "@/app/api/projects/[projectId]/labels/route";
 import { readNpy } from "@/lib/data/npy";
 import { createKnnSurrogate } from "@/lib/cereal/fakes/knn-surrogate";
 import { expectedCalibrationError } from "@/lib/cereal/method/calibration";
 import type { SurrogateFactory } from "@/lib/cereal/method/surrogate";
 import { METRIC_KEYS } from "@/lib/metrics";
-import { db, transaction } from "../db";
-import { fillNextBatch } from "../rounds/round-store";
+import { db } from "../db";
 import { exportItems } from "../exports/exports";
 import { DIGITS, digitsProject, fastWorkerDeps, labelAll } from "./labeling-test-fixture";
 import { correctLabel, submitLabel, undoLastLabel } from "./labels";
 import { projectFile } from "../project-data/paths";
 import { cancelRound, listRounds, retryRound } from "../rounds/round-history";
 import { nextTasks } from "./tasks";
+import { stageDrawsSettled } from "./stages";
 import { requestAs, routeContext } from "../http/test-requests";
 import { jobResult } from "../jobs/queue";
 import { runOneJob } from "../jobs/worker-loop";
 import { roundJob } from "../rounds/round-job";
 import { ROUND_STEPS } from "../rounds/round-steps";
+
+// stages are drawn after the requests that need them: every test waits for the draws it started
+afterEach(stageDrawsSettled);
 
 describe("tasks and labels", () => {
   it("turns 10 concurrent identical POSTs into one label", async () => {
@@ -37,24 +40,29 @@ describe("tasks and labels", () => {
     expect(await db().labelChange.count({ where: { label: { taskId: task.id } } })).toBe(1);
   });
 
-  it("never gives one task to two annotators hammering the project, and loses none", async () => {
-    // seed batch of 30, then 10 overflow tasks of batch 1 while round 0 waits for the worker
+  it("never gives one task to two annotators hammering the project, loses none, and labels to the budget without a round", async () => {
+    // the seed stage of 30, then stages drawn ahead of need while round 0 waits for the worker
     const { projectId, annotators, truth } = await digitsProject({ seedSize: 30 });
     const [a, b] = await Promise.all(annotators.map((u) => labelAll(u, projectId, truth)));
+    await stageDrawsSettled();
     const drawn = await db().task.findMany({ where: { projectId }, select: { id: true } });
-    expect(drawn).toHaveLength(40);
-    expect(a.length + b.length).toBe(40);
+    expect(drawn).toHaveLength(60);
+    expect(a.length + b.length).toBe(60);
     expect(new Set([...a, ...b])).toEqual(new Set(drawn.map((t) => t.id)));
     expect(a.length).toBeGreaterThan(0);
     expect(b.length).toBeGreaterThan(0);
-    expect(await db().label.count({ where: { projectId, kind: "label" } })).toBe(40);
+    expect(await db().label.count({ where: { projectId, kind: "label" } })).toBe(60);
+    // every stage is one draw from the rows not drawn before it: none drawn twice
+    const items = await db().task.findMany({ where: { projectId }, select: { itemIndex: true } });
+    expect(new Set(items.map((t) => t.itemIndex)).size).toBe(60);
   });
 
   it("returns an expired lease to the pool, and refuses the late label with 409", async () => {
     const { projectId, annotators } = await digitsProject({ seedSize: 1 });
     const [first] = (await nextTasks(annotators[0], projectId, 1)).tasks;
     const [other] = (await nextTasks(annotators[1], projectId, 1)).tasks;
-    expect(other.overflow).toBe(true);
+    // the seed stage is taken: the other annotator's task comes from the next stage, drawn uniformly (no round yet)
+    expect(other).toMatchObject({ stage: 1, drawnByRound: null });
     await db().lease.updateMany({ where: { taskId: first.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const again = (await nextTasks(annotators[1], projectId, 2)).tasks;
     expect(again.map((t) => t.id).sort()).toEqual([first.id, other.id].sort());
@@ -105,9 +113,10 @@ describe("rounds in the worker", () => {
     await db().job.deleteMany({});
   });
 
-  it("queues a round when the seed batch is done, stores estimates, results and the next batch", async () => {
+  it("queues a round when the seed stage is settled, stores estimates, results and the ranking the next stages draw with", async () => {
     const { projectId, annotators, owner, truth } = await digitsProject();
     await labelAll(annotators[0], projectId, truth, 20);
+    await stageDrawsSettled();
     const job = await db().job.findFirstOrThrow({ where: { projectId, kind: "round" } });
     expect(job).toMatchObject({ status: "queued", payload: { projectId, round: 0 } });
 
@@ -120,6 +129,8 @@ describe("rounds in the worker", () => {
     const round = await db().round.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 0 } }, include: { estimates: true } });
     expect(round).toMatchObject({ status: "done", nLabels: 20, seed: 7 });
     expect(round.codeVersion).toMatch(/^0\.1\.0/);
+    // the seed labels are frozen now: undo is refused (the owner can still correct, below)
+    await expect(undoLastLabel(annotators[0], projectId)).rejects.toThrow(/already used by round 0/);
     const clusterings = await db().clustering.count({ where: { projectId } });
     expect(round.estimates).toHaveLength(clusterings * METRIC_KEYS.length);
     for (const e of round.estimates) {
@@ -133,35 +144,44 @@ describe("rounds in the worker", () => {
     const labeledTasks = await db().task.findMany({ where: { projectId, batch: { index: 0 } } });
     for (const t of labeledTasks) expect(results.data[t.itemIndex * 2]).toBe(truth[t.itemIndex]);
 
-    const next = await db().batch.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 1 } }, include: { tasks: true } });
-    expect(next).toMatchObject({ size: 10, drawnByRoundIndex: 0 });
+    expect(round).toMatchObject({ scoresFile: "rounds/round-0-scores.npy", probaFile: "rounds/round-0-proba.npy", temperature: 1 });
+    const proba = await readNpy(projectFile(project, round.probaFile!));
+    expect(proba.shape).toEqual([1797, 10]);
+    for (const t of labeledTasks) expect(Number.isNaN(proba.data[t.itemIndex * 10])).toBe(true);
+
+    // stage 1 was drawn uniformly while the seed stage was labeled; the next one uses round 0's ranking
+    expect(await db().batch.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 1 } } })).toMatchObject({ size: 10, drawnByRoundIndex: null, design: "uniform" });
+    await labelAll(annotators[0], projectId, truth, 2);
+    await stageDrawsSettled();
+    const next = await db().batch.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 2 } }, include: { tasks: true } });
+    expect(next).toMatchObject({ size: 10, drawnByRoundIndex: 0, design: "top-score" });
     expect(next.tasks).toHaveLength(10);
+    const before = new Set((await db().task.findMany({ where: { projectId, batch: { index: { lt: 2 } } } })).map((t) => t.itemIndex));
     for (const t of next.tasks) {
       expect(t.design).toBe("top-score");
-      expect(labeledTasks.map((l) => l.itemIndex)).not.toContain(t.itemIndex);
+      expect(before.has(t.itemIndex)).toBe(false);
     }
-    // the seed labels are frozen now: undo is refused, the owner can still correct
-    await expect(undoLastLabel(annotators[0], projectId)).rejects.toThrow(/already used by round 0/);
-    const label = await db().label.findFirstOrThrow({ where: { projectId } });
+    const label = await db().label.findFirstOrThrow({ where: { projectId, usedByRound: 0 } });
     const corrected = await correctLabel(owner, projectId, label.id, { classIndex: (label.classIndex! + 1) % 10 });
     expect(corrected.label.classIndex).toBe((label.classIndex! + 1) % 10);
   });
 
-  it("hands out overflow tasks while a round is queued; the round then acquires n minus the overflow", async () => {
+  it("hands out tasks of later stages while a round is queued; the round uses the settled stages only", async () => {
     const { projectId, annotators, truth } = await digitsProject();
     await labelAll(annotators[0], projectId, truth, 20);
-    const overflow = (await nextTasks(annotators[1], projectId, 3)).tasks;
-    expect(overflow).toHaveLength(3);
-    expect(overflow.every((t) => t.overflow && t.batchIndex === 1)).toBe(true);
+    const meanwhile = (await nextTasks(annotators[1], projectId, 3)).tasks;
+    expect(meanwhile).toHaveLength(3);
+    expect(meanwhile.every((t) => t.stage === 1)).toBe(true);
+    // one of them answered before the round runs: stage 1 is not settled, so the round leaves it out
+    await submitLabel(annotators[1], projectId, { taskId: meanwhile[0].id, kind: "label", classIndex: truth[meanwhile[0].item.index], idempotencyKey: "meanwhile-01" });
     await runOneJob("test-worker", { deps: fastWorkerDeps });
-    const batch = await db().batch.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 1 } }, include: { tasks: true } });
-    expect(batch.size).toBe(10);
-    expect(batch.tasks).toHaveLength(10);
-    expect(batch.tasks.filter((t) => t.overflow)).toHaveLength(3);
-    expect(new Set(batch.tasks.map((t) => t.itemIndex)).size).toBe(10);
+    expect(await db().round.findFirstOrThrow({ where: { projectId, index: 0 } })).toMatchObject({ status: "done", nLabels: 20 });
+    expect(await db().label.findFirstOrThrow({ where: { taskId: meanwhile[0].id } })).toMatchObject({ usedByRound: null });
+    // and that label can still be undone
+    await expect(undoLastLabel(annotators[1], projectId)).resolves.toMatchObject({ taskId: meanwhile[0].id });
   });
 
-  it("survives a worker killed mid-round: on restart there is exactly one round and one next batch", async () => {
+  it("survives a worker killed mid-round: on restart there is exactly one round and its ranking", async () => {
     const { projectId, annotators, truth } = await digitsProject({ fixmatch: true, fixmatchSteps: 400 });
     await labelAll(annotators[0], projectId, truth, 20);
     const { spawn } = await import("node:child_process");
@@ -176,9 +196,9 @@ describe("rounds in the worker", () => {
     await runOneJob("restarted", { deps: fastWorkerDeps });
     expect(await db().round.count({ where: { projectId } })).toBe(1);
     expect(await db().round.findFirstOrThrow({ where: { projectId } })).toMatchObject({ status: "done", index: 0 });
-    expect(await db().batch.count({ where: { projectId, index: 1 } })).toBe(1);
-    expect(await db().task.count({ where: { projectId, batch: { index: 1 } } })).toBe(10);
-    expect(fs.existsSync(projectFile(await db().project.findUniqueOrThrow({ where: { id: projectId } }), "rounds/round-0.npy.tmp"))).toBe(false);
+    const project = await db().project.findUniqueOrThrow({ where: { id: projectId } });
+    for (const file of ["round-0.npy", "round-0-scores.npy", "round-0-proba.npy", "round-0-evidence.json"]) expect(fs.existsSync(projectFile(project, `rounds/${file}`))).toBe(true);
+    expect(fs.readdirSync(projectFile(project, "rounds")).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   }, 120_000);
 
   it("runs a pairwise project's round with the L2C engine: estimates, per-item results, anchor + uniform pairs; unsure answers are skips", async () => {
@@ -186,9 +206,11 @@ describe("rounds in the worker", () => {
     const { projectId, owner, annotators, truth } = await digitsProject({ mode: "pairwise", seedSize: 30, batchSize: 10, acquisition: "crossentropy" });
     const [first] = (await nextTasks(annotators[0], projectId, 1)).tasks;
     await submitLabel(annotators[0], projectId, { taskId: first.id, kind: "unsure", idempotencyKey: "unsure-1" });
-    // the rest of the seed batch, and no overflow pairs
+    // the rest of the seed stage (a uniform pair stage is drawn ahead meanwhile)
     const done = await labelAll(annotators[0], projectId, truth, 29);
     expect(done).toHaveLength(29);
+    await stageDrawsSettled();
+    expect(await db().batch.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 1 } } })).toMatchObject({ drawnByRoundIndex: null, design: "uniform", size: 10 });
     const pairs = await db().task.findMany({ where: { projectId } });
     expect(pairs.every((t) => t.itemIndexB !== null && t.itemIndex < t.itemIndexB)).toBe(true);
     await runOneJob("w", { deps: fastWorkerDeps });
@@ -215,15 +237,17 @@ describe("rounds in the worker", () => {
       expect(data[2 * i]).toBeLessThan(20);
       expect(data[2 * i + 1]).toBeGreaterThan(0);
     }
-    const next = await db().task.findMany({ where: { projectId, batch: { index: 1 } }, orderBy: { drawOrder: "asc" } });
+    // the round draws its own stage (its design needs its model's p(.|x)), after the stage drawn meanwhile
+    const next = await db().task.findMany({ where: { projectId, batch: { drawnByRoundIndex: 0 } }, include: { batch: true }, orderBy: { drawOrder: "asc" } });
     expect(next).toHaveLength(10);
+    expect(next[0].batch).toMatchObject({ index: 2, design: "uniform" });
     expect(next.every((t) => t.itemIndexB !== null && t.itemIndex < t.itemIndexB && t.design === "uniform")).toBe(true);
     // anchor pairs carry their predicted same-probability as score, then 5 uniform pairs carry none
     expect(next.map((t) => t.score !== null)).toEqual([true, true, true, true, true, false, false, false, false, false]);
-    expect(next.map((t) => t.drawOrder)).toEqual(Array.from({ length: 10 }, (_, i) => 30 + i));
+    expect(next.map((t) => t.drawOrder)).toEqual(Array.from({ length: 10 }, (_, i) => 40 + i));
     // no pair is drawn twice, the unsure one included
     const keys = new Set((await db().task.findMany({ where: { projectId } })).map((t) => `${t.itemIndex}:${t.itemIndexB}`));
-    expect(keys.size).toBe(40);
+    expect(keys.size).toBe(50);
     // the items export names the surrogate's ids as clusters, never as reference classes
     const items = (await (await exportItems(owner, projectId, "jsonl")).text()).trim().split("\n").map((line) => JSON.parse(line));
     expect(items).toHaveLength(project.n);
@@ -298,61 +322,62 @@ describe("cancelling a running round", () => {
   });
 });
 
-describe("the next batch", () => {
-  it("never exceeds n nor repeats an item when overflow was drawn while the round trained", async () => {
-    const { projectId, annotators, truth } = await digitsProject();
-    await labelAll(annotators[0], projectId, truth, 20);
-    await nextTasks(annotators[1], projectId, 3); // overflow before the round
-    const late = (await nextTasks(annotators[0], projectId, 2)).tasks; // overflow while it "trains"
-    const taken = new Set((await db().task.findMany({ where: { projectId }, select: { itemIndex: true } })).map((t) => t.itemIndex));
-    const fresh = Array.from({ length: 1797 }, (_, i) => i).filter((i) => !taken.has(i));
-    // the round's draws, ranked: one collides with a late overflow item
-    const draws = [late[0].item.index, ...fresh.slice(1000, 1010)].map((row) => ({ row, rowB: null, score: 1, q: 1, design: "top-score" as const }));
-    await transaction((tx) => fillNextBatch(tx, projectId, 0, 10, draws));
-    const batch = await db().task.findMany({ where: { projectId, batch: { index: 1 } } });
-    expect(batch).toHaveLength(10);
-    expect(new Set(batch.map((t) => t.itemIndex)).size).toBe(10);
-    expect(batch.filter((t) => t.overflow)).toHaveLength(5);
-    expect(batch.filter((t) => !t.overflow).map((t) => t.itemIndex)).toEqual(fresh.slice(1000, 1005));
-  });
-});
-
 describe("the recommended configuration in the app", () => {
   beforeEach(async () => {
     await db().job.deleteMany({});
   });
 
-  it("draws the next batch by the project's design: proportional Hard NMI records each item's inclusion probability", async () => {
+  it("draws stages by the project's design: proportional Hard NMI records each item's inclusion probability and the evidence over its pool", async () => {
     const { projectId, annotators, truth } = await digitsProject({ acquisition: "hardnmi", design: "proportional", estimator: "guarded" });
     await labelAll(annotators[0], projectId, truth, 20);
+    await stageDrawsSettled();
     await runOneJob("w", { deps: fastWorkerDeps });
     const round = await db().round.findFirstOrThrow({ where: { projectId, index: 0 } });
     expect(round.config).toMatchObject({ design: "proportional", acquisition: "hardnmi" });
-    const batch1 = await db().task.findMany({ where: { projectId, batch: { index: 1 } } });
-    expect(batch1).toHaveLength(10);
-    expect(batch1.every((t) => t.design === "proportional" && t.q! > 0 && t.q! <= 1)).toBe(true);
+    await labelAll(annotators[0], projectId, truth, 1);
+    await stageDrawsSettled();
+    const stage = await db().batch.findFirstOrThrow({ where: { projectId, drawnByRoundIndex: 0 }, include: { tasks: true } });
+    // drawn from every row not drawn before it: the seed stage and stage 1 (uniform, before round 0) are out
+    expect(stage).toMatchObject({ index: 2, design: "proportional", eps: 0.1, poolSize: 1797 - 30, size: 10 });
+    expect(stage.tasks.every((t) => t.design === "proportional" && t.q! > 0 && t.q! <= 1)).toBe(true);
     // a probability sample: q varies with the score
-    expect(new Set(batch1.map((t) => t.q!.toFixed(6))).size).toBeGreaterThan(1);
+    expect(new Set(stage.tasks.map((t) => t.q!.toFixed(6))).size).toBeGreaterThan(1);
+    // the evidence of round 0's model over that pool: a pseudo table per clustering summing to the pool, and each drawn row's prediction
+    const evidence = stage.evidence as { batches: { round: number; poolSize: number; hardPseudo: Record<string, number[]> }[]; predictions: { row: number }[] };
+    expect(evidence.batches).toHaveLength(1);
+    expect(evidence.batches[0]).toMatchObject({ round: 2, poolSize: 1797 - 30 });
+    for (const table of Object.values(evidence.batches[0].hardPseudo)) expect(table.reduce((a, b) => a + b, 0)).toBeCloseTo(1797 - 30, 6);
+    expect(evidence.predictions.map((p) => p.row).sort()).toEqual(stage.tasks.map((t) => t.itemIndex).sort());
   });
 
-  it("carries the out-of-sample record from round to round, so round 1 measures round 0's model on batch 1", async () => {
+  it("keeps each stage's evidence, so round 1 measures round 0's model on the stage it drew", async () => {
     const { projectId, annotators, truth } = await digitsProject({ acquisition: "random", estimator: "guarded" });
     await labelAll(annotators[0], projectId, truth, 20);
+    await stageDrawsSettled();
     await runOneJob("w", { deps: fastWorkerDeps });
-    await labelAll(annotators[0], projectId, truth, 10);
+    // stage 1 (drawn before round 0, uniformly) and stage 2 (drawn with round 0's ranking) are labeled; stage 3 is drawn ahead and left open
+    await labelAll(annotators[0], projectId, truth, 20);
+    await stageDrawsSettled();
     await runOneJob("w", { deps: fastWorkerDeps });
     const rounds = await db().round.findMany({ where: { projectId }, orderBy: { index: "asc" }, include: { _count: { select: { estimates: true } } } });
     expect(rounds.map((r) => [r.index, r.status, r.nLabels])).toEqual([
       [0, "done", 20],
-      [1, "done", 30],
+      [1, "done", 40],
     ]);
     expect(rounds[1]._count.estimates).toBeGreaterThan(0);
     const project = await db().project.findUniqueOrThrow({ where: { id: projectId } });
-    for (const r of [0, 1]) expect(fs.existsSync(projectFile(project, `rounds/round-${r}-record.json`))).toBe(true);
+    for (const r of [0, 1]) expect(fs.existsSync(projectFile(project, `rounds/round-${r}-evidence.json`))).toBe(true);
+    const stages = await db().batch.findMany({ where: { projectId }, orderBy: { index: "asc" } });
+    expect(stages.map((b) => [b.index, b.drawnByRoundIndex, b.evidence !== null])).toEqual([
+      [0, null, false],
+      [1, null, false],
+      [2, 0, true],
+      [3, 0, true],
+    ]);
 
-    // the same model as round 0's (k-NN on the seed labels), scored on batch 1 independently
+    // the same model as round 0's (k-NN on the seed labels), scored on stage 2 independently
     const seed = await db().task.findMany({ where: { projectId, batch: { index: 0 } } });
-    const batch1 = Int32Array.from(await db().task.findMany({ where: { projectId, batch: { index: 1 } } }), (t) => t.itemIndex);
+    const batch1 = Int32Array.from(await db().task.findMany({ where: { projectId, batch: { index: 2 } } }), (t) => t.itemIndex);
     const x = (await readNpy(path.join(DIGITS, "embeddings.npy"))).data as Float32Array;
     const model = createKnnSurrogate({ data: x, n: 1797, d: 64 }, 10);
     const rows = Int32Array.from(seed, (t) => t.itemIndex);

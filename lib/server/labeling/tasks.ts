@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ensureSeedBatch } from "./batches";
 import { lockProject, transaction, type Tx } from "../db";
 import { itemView, type ItemView } from "./item-view";
-import { overflowDraws } from "./overflow";
+import { keepStagesAhead } from "./stages";
 import { requireProjectRole } from "../auth/project-access";
 import type { SessionUser } from "../auth/session";
 
@@ -19,8 +19,9 @@ export type QueueState = "ok" | "paused" | "budget_reached" | "waiting";
 
 export interface TaskView {
   id: string;
-  batchIndex: number;
-  overflow: boolean;
+  /** the stage the task was drawn in (0 = the seed stage) and the round whose ranking drew it */
+  stage: number;
+  drawnByRound: number | null;
   leaseExpiresAt: string;
   item: ItemView;
   itemB: ItemView | null;
@@ -28,6 +29,19 @@ export interface TaskView {
 
 export async function nextTasks(user: SessionUser, projectId: string, count: number): Promise<{ tasks: TaskView[]; state: QueueState; message?: string }> {
   await requireProjectRole(user, projectId);
+  const first = await leaseTasks(user, projectId, count);
+  if (first.state !== "waiting") {
+    // the next stage is drawn after this answer, not inside it
+    if (first.state === "ok") void keepStagesAhead(projectId, user.id);
+    return first;
+  }
+  // nothing drawn is free: wait for the draw in flight (or start one), then lease from it
+  await keepStagesAhead(projectId, user.id);
+  return leaseTasks(user, projectId, count);
+}
+
+/** One transaction: the user's leased tasks first, then free slots by draw order, leased to them. Never draws. */
+async function leaseTasks(user: SessionUser, projectId: string, count: number): Promise<{ tasks: TaskView[]; state: QueueState; message?: string }> {
   const now = new Date();
   return transaction(async (tx) => {
     await lockProject(tx, projectId);
@@ -38,11 +52,9 @@ export async function nextTasks(user: SessionUser, projectId: string, count: num
     if (labels >= project.budget) return { tasks: [], state: "budget_reached" as const, message: `The budget of ${project.budget} labels is reached. Thank you!` };
 
     const chosen = await availableTasks(tx, project, user.id, now, count);
-    if (chosen.length < count) {
-      const drawn = await overflowDraws(tx, project, count - chosen.length);
-      chosen.push(...drawn);
+    if (chosen.length === 0) {
+      return { tasks: [], state: "waiting" as const, message: "Every remaining task of the budget is taken by other annotators right now; tasks come back when their leases end or answers are undone." };
     }
-    if (chosen.length === 0) return { tasks: [], state: "waiting" as const, message: "Every task of this batch is taken or done; the next batch comes when the round finishes." };
 
     const expiresAt = new Date(now.getTime() + TASK_LEASE_MS);
     for (const taskId of chosen) {
@@ -50,7 +62,7 @@ export async function nextTasks(user: SessionUser, projectId: string, count: num
       await tx.lease.deleteMany({ where: { taskId, userId: { not: user.id }, expiresAt: { lte: now } } });
       await tx.lease.upsert({ where: { taskId_userId: { taskId, userId: user.id } }, create: { taskId, userId: user.id, expiresAt }, update: { expiresAt } });
     }
-    const tasks = await tx.task.findMany({ where: { id: { in: chosen } }, include: { batch: { select: { index: true } } }, orderBy: { drawOrder: "asc" } });
+    const tasks = await tx.task.findMany({ where: { id: { in: chosen } }, include: { batch: { select: { index: true, drawnByRoundIndex: true } } }, orderBy: { drawOrder: "asc" } });
     const items = await tx.item.findMany({
       where: { projectId, index: { in: tasks.flatMap((t) => (t.itemIndexB === null ? [t.itemIndex] : [t.itemIndex, t.itemIndexB])) } },
     });
@@ -60,8 +72,8 @@ export async function nextTasks(user: SessionUser, projectId: string, count: num
       state: "ok" as const,
       tasks: tasks.map((t) => ({
         id: t.id,
-        batchIndex: t.batch.index,
-        overflow: t.overflow,
+        stage: t.batch.index,
+        drawnByRound: t.batch.drawnByRoundIndex,
         leaseExpiresAt: expiresAt.toISOString(),
         item: view(t.itemIndex),
         itemB: t.itemIndexB === null ? null : view(t.itemIndexB),

@@ -2,13 +2,14 @@ import { db } from "../db";
 import { requireProjectRole } from "../auth/project-access";
 import { jobPayload } from "../jobs/queue";
 import { latestEstimates } from "../project-data/estimate-history";
-import { nextRoundIndex, roundJob } from "../rounds/round-job";
+import { roundJob } from "../rounds/round-job";
+import { settledThrough } from "../labeling/stages";
 import { roundProgress, type RoundProgress } from "../rounds/round-progress";
 import type { SessionUser } from "../auth/session";
 import { countedLabels } from "../labeling/tasks";
 
 /**
- * What pages watch live: label counts, the current batch, the round in progress and the latest
+ * What pages watch live: label counts, the stages, the round in progress and the latest
  * estimates. The server-sent events stream polls this snapshot and pushes it when it changes, so
  * updates cross from the worker process through the database without a message bus. Annotators
  * get estimates only where the owner allows it.
@@ -17,7 +18,8 @@ export interface ProjectSnapshot {
   labels: number;
   budget: number;
   paused: boolean;
-  batch: { index: number; size: number; done: number } | null;
+  /** the latest stage drawn, the last of the settled prefix (-1: none), and the settled stages' labels no round used yet (a round is due at batchSize) */
+  stages: { latest: number; settled: number; fresh: number; batchSize: number } | null;
   round: { index: number; status: "queued" | "running" | "failed"; progress: RoundProgress | null; error: string | null } | null;
   lastRound: { index: number; nLabels: number; finishedAt: string | null } | null;
   /** latest estimates per clustering and metric, when the user may see them */
@@ -26,9 +28,9 @@ export interface ProjectSnapshot {
 
 export async function projectSnapshot(user: SessionUser, projectId: string): Promise<ProjectSnapshot> {
   const role = await requireProjectRole(user, projectId);
-  const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { budget: true, paused: true, annotatorsSeeEstimates: true } });
-  const current = await nextRoundIndex(projectId);
-  const batch = await db().batch.findUnique({ where: { projectId_index: { projectId, index: current } }, select: { index: true, size: true, id: true } });
+  const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { budget: true, batchSize: true, paused: true, annotatorsSeeEstimates: true } });
+  const latestStage = await db().batch.findFirst({ where: { projectId }, orderBy: { index: "desc" }, select: { index: true } });
+  const settled = latestStage ? await settledThrough(db(), projectId) : -1;
   const job = await db().job.findFirst({
     where: { projectId, kind: roundJob.kind, status: { in: ["queued", "running", "failed"] } },
     orderBy: { createdAt: "desc" },
@@ -45,7 +47,14 @@ export async function projectSnapshot(user: SessionUser, projectId: string): Pro
     labels: await countedLabels(db(), projectId),
     budget: project.budget,
     paused: project.paused,
-    batch: batch ? { index: batch.index, size: batch.size, done: await db().task.count({ where: { batchId: batch.id, done: true } }) } : null,
+    stages: latestStage
+      ? {
+          latest: latestStage.index,
+          settled,
+          fresh: await db().label.count({ where: { projectId, kind: "label", withdrawn: false, usedByRound: null, task: { done: true, batch: { index: { lte: settled } } } } }),
+          batchSize: project.batchSize,
+        }
+      : null,
     round: job
       ? { index: jobPayload(roundJob, job).round, status: job.status as "queued" | "running" | "failed", progress: roundProgress.safeParse(job.progress).data ?? null, error: role === "OWNER" ? job.error : null }
       : null,

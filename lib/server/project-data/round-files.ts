@@ -1,35 +1,53 @@
 import { recordFromJson, recordToJson, type OutOfSampleJson, type OutOfSampleRecord } from "@/lib/cereal/method/out-of-sample";
+import type { Design } from "@/lib/cereal/method/designs";
+import type { Ranking } from "@/lib/cereal/method/stages";
 import { encodeNpy } from "@/lib/data/npy";
-import { readProjectJson, writeProjectFile } from "./folder";
+import { readProjectJson, removeProjectFiles, writeProjectFile } from "./folder";
 import { readArray } from "./arrays";
 import { projectFile, type ProjectFolder } from "./paths";
 
 /**
  * What a round leaves in `rounds/` of the project folder, each file written atomically:
  * - round-R.npy: [N x 2] float32 per item (class: label or pseudo-label, -1 if none; confidence);
- * - round-R-scores.npy: [N] the acquisition scores of the pool (NaN outside it), the ranking
- *   overflow tasks are drawn with;
- * - round-R-record.json: the earlier models' out-of-sample view (lib/cereal/method/out-of-sample.ts).
+ * - round-R-scores.npy: [N] the acquisition scores of the rows it could draw (NaN elsewhere) and
+ *   round-R-proba.npy: [N x C] its model's pi(.|x) (NaN on labeled rows): the ranking that later
+ *   stages draw with (lib/cereal/method/stages.ts); pi is kept for the latest two rounds only;
+ * - round-R-evidence.json: the out-of-sample record the round estimated with (its settled
+ *   stages' evidence; lib/cereal/method/out-of-sample.ts). Rounds before issue #18 wrote
+ *   round-R-record.json instead: the record after round R, which round R + 1 read.
  * Paths returned here are stored on the Round row, relative to the project folder.
  */
 export interface RoundFiles {
   /** [N x 2] float32 */
   readonly results: Float32Array;
-  /** [N] float32; clusterwise rounds only */
-  readonly scores?: Float32Array;
-  readonly record?: OutOfSampleRecord;
+  /** [N] float32 and [N x C] float32; clusterwise rounds that rank rows for later stages */
+  readonly ranking?: { readonly scores: Float32Array; readonly proba: Float32Array | null };
+  readonly evidence?: OutOfSampleRecord;
 }
 
 const resultsFile = (round: number) => `rounds/round-${round}.npy`;
 const scoresFile = (round: number) => `rounds/round-${round}-scores.npy`;
-const recordFile = (round: number) => `rounds/round-${round}-record.json`;
+const probaFile = (round: number) => `rounds/round-${round}-proba.npy`;
+const evidenceFile = (round: number) => `rounds/round-${round}-evidence.json`;
+const legacyRecordFile = (round: number) => `rounds/round-${round}-record.json`;
 
-export async function writeRoundFiles(project: ProjectFolder, round: number, files: RoundFiles): Promise<{ resultsFile: string; scoresFile: string | null }> {
+export async function writeRoundFiles(
+  project: ProjectFolder,
+  round: number,
+  files: RoundFiles,
+): Promise<{ resultsFile: string; scoresFile: string | null; probaFile: string | null }> {
   const n = files.results.length / 2;
   await writeProjectFile(project, resultsFile(round), encodeNpy(files.results, [n, 2]));
-  if (files.scores) await writeProjectFile(project, scoresFile(round), encodeNpy(files.scores, [files.scores.length]));
-  if (files.record) await writeProjectFile(project, recordFile(round), JSON.stringify(recordToJson(files.record)));
-  return { resultsFile: resultsFile(round), scoresFile: files.scores ? scoresFile(round) : null };
+  const { ranking } = files;
+  if (ranking) await writeProjectFile(project, scoresFile(round), encodeNpy(ranking.scores, [n]));
+  if (ranking?.proba) await writeProjectFile(project, probaFile(round), encodeNpy(ranking.proba, [n, ranking.proba.length / n]));
+  if (files.evidence) await writeProjectFile(project, evidenceFile(round), JSON.stringify(recordToJson(files.evidence)));
+  return { resultsFile: resultsFile(round), scoresFile: ranking ? scoresFile(round) : null, probaFile: ranking?.proba ? probaFile(round) : null };
+}
+
+/** Removes a round's pi file (stages draw with the latest round's ranking; the previous one is kept while a draw may still read it). */
+export async function removeRoundProba(project: ProjectFolder, round: number) {
+  if (round >= 0) await removeProjectFiles(project, [probaFile(round)]);
 }
 
 /** A round's per-item results [N x 2], by the path stored on its Round row. */
@@ -37,23 +55,45 @@ export async function readRoundResults(project: ProjectFolder, file: string): Pr
   return (await readArray(project, file)).data as Float32Array;
 }
 
-// The latest ranking is read once per round, not once per request.
-let cachedScores: { key: string; scores: Float32Array } | null = null;
+// The latest ranking is read once per round, not once per stage.
+let cachedRanking: { key: string; ranking: Ranking } | null = null;
 
-/** A round's pool scores [N] (NaN outside its pool), by the path stored on its Round row. */
-export async function readRoundScores(project: ProjectFolder, file: string): Promise<Float32Array> {
-  const key = projectFile(project, file);
-  if (cachedScores?.key !== key) cachedScores = { key, scores: (await readArray(project, file)).data as Float32Array };
-  return cachedScores.scores;
+/** The ranking a finished round left (its scores, its model's pi, design and temperature), read once per round. */
+export async function readRoundRanking(
+  project: ProjectFolder,
+  round: { index: number; scoresFile: string | null; probaFile: string | null; temperature: number | null; design: Design; eps: number },
+): Promise<Ranking | null> {
+  if (!round.scoresFile) return null;
+  const key = `${projectFile(project, round.scoresFile)}|${round.probaFile}`;
+  if (cachedRanking?.key !== key) {
+    const scores = (await readArray(project, round.scoresFile)).data as Float32Array;
+    const rawProba = round.probaFile ? ((await readArray(project, round.probaFile)).data as Float32Array) : null;
+    cachedRanking = { key, ranking: { round: round.index, design: round.design, eps: round.eps, scores, rawProba, temperature: round.temperature ?? 1 } };
+  }
+  return cachedRanking.ranking;
 }
 
-/** The out-of-sample record as round `round` left it; none before round 0. */
-export async function readOutOfSampleRecord(project: ProjectFolder, round: number): Promise<OutOfSampleRecord | undefined> {
-  if (round < 0) return undefined;
-  try {
-    return recordFromJson(await readProjectJson<OutOfSampleJson>(project, recordFile(round)));
-  } catch {
-    // a project whose earlier rounds ran before the record existed: the ppi estimators fall back to the labels' weights
-    return undefined;
+/** The out-of-sample record round `round` estimated with; a round that ran before issue #18 read its predecessor's record instead. */
+export function readEvidenceRecord(project: ProjectFolder, round: number): Promise<OutOfSampleRecord | undefined> {
+  return firstRecord(project, round >= 1 ? [evidenceFile(round), legacyRecordFile(round - 1)] : [evidenceFile(round)]);
+}
+
+/**
+ * What round `round` starts its record from: its predecessor's (settled stages' evidence, kept
+ * for the stages drawn before issue #18, which have none of their own), or the record a round
+ * before issue #18 left for it.
+ */
+export function readEarlierRecord(project: ProjectFolder, round: number): Promise<OutOfSampleRecord | undefined> {
+  return firstRecord(project, round >= 1 ? [evidenceFile(round - 1), legacyRecordFile(round - 1)] : []);
+}
+
+async function firstRecord(project: ProjectFolder, files: readonly string[]): Promise<OutOfSampleRecord | undefined> {
+  for (const file of files) {
+    try {
+      return recordFromJson(await readProjectJson<OutOfSampleJson>(project, file));
+    } catch {
+      // not written (or a project whose earlier rounds ran before the record existed: the ppi estimators then use the labels' weights)
+    }
   }
+  return undefined;
 }

@@ -61,7 +61,7 @@ describe("the report download", () => {
         "reproduce/labeled-subset.csv",
         "reproduce/labels.csv",
         "reproduce/estimates.csv",
-        "reproduce/rounds/round-0-record.json",
+        "reproduce/rounds/round-0-evidence.json",
         "report.html",
         "report.json",
       ]),

@@ -18,7 +18,7 @@ import { labelFreeEvaluation, labelFreeQuery } from "../evaluation/label-free";
 import { labelOverview } from "../labeling/label-overview";
 import { requireProjectRole } from "../auth/project-access";
 import { estimateHistory, type RoundEstimates } from "../project-data/estimate-history";
-import { readOutOfSampleRecord } from "../project-data/round-files";
+import { readEvidenceRecord } from "../project-data/round-files";
 import type { SessionUser } from "../auth/session";
 import { projectTrueMetrics } from "../evaluation/true-metrics";
 import { chromiumPath, htmlToPdf, svgToPng } from "./chromium-print";
@@ -156,7 +156,7 @@ export async function projectReport(user: SessionUser, projectId: string, query:
   const reproduce = [
     "reproduce/config.json: the project's settings and every round's configuration, seed and code version.",
     "reproduce/labeled-subset.csv: each settled label with its draw record and the first round that used it; reproduce/labels.csv: every answer.",
-    "reproduce/rounds/round-R-record.json: the out-of-sample record round R left for round R + 1; reproduce/estimates.csv: every round's estimates at full precision.",
+    "reproduce/rounds/round-R-evidence.json: the out-of-sample record round R estimated with (its settled stages' evidence); reproduce/estimates.csv: every round's estimates at full precision.",
     "Recompute the tables offline: npm run cereal -- recompute --report THIS_FOLDER --bundle BUNDLE (the project's bundle: Export, or GET /api/projects/ID/exports/bundle).",
   ];
   const files: ReportFile[] = [
@@ -176,8 +176,8 @@ export async function projectReport(user: SessionUser, projectId: string, query:
     { name: "reproduce/estimates.csv", data: await (await exportEstimates(user, projectId)).text() },
   ];
   for (const round of history) {
-    const record = await readOutOfSampleRecord(project, round.index);
-    if (record) files.push({ name: `reproduce/rounds/round-${round.index}-record.json`, data: JSON.stringify(recordToJson(record)) });
+    const record = await readEvidenceRecord(project, round.index);
+    if (record) files.push({ name: `reproduce/rounds/round-${round.index}-evidence.json`, data: JSON.stringify(recordToJson(record)) });
   }
 
   const print = options.print !== false && chromiumPath() !== null;

@@ -1,7 +1,11 @@
 import type { CerealState } from "@/lib/cereal/method/problem";
-import { acquireRound, estimateRound, fitRound, needsSurrogate, roundResult, type AcquiredBatch, type EstimatedRound, type FittedRound, type RoundOptions } from "@/lib/cereal/method/round";
+import { EMPTY_RECORD } from "@/lib/cereal/method/out-of-sample";
+import { estimateRound, fitRound, needsSurrogate, rankRound, type EstimatedRound, type FittedRound, type RoundOptions } from "@/lib/cereal/method/round";
+import type { Ranking } from "@/lib/cereal/method/stages";
+import { db } from "../db";
+import { recordWithStages } from "../labeling/stages";
 import { loadProblem } from "../project-data/arrays";
-import { readOutOfSampleRecord, writeRoundFiles } from "../project-data/round-files";
+import { readEarlierRecord, removeRoundProba, writeRoundFiles } from "../project-data/round-files";
 import { clusterwiseRoundOptions } from "./round-config";
 import { trainingProgress } from "./round-progress";
 import type { RoundLoad, RoundMode, RoundSteps } from "./round-steps";
@@ -9,24 +13,28 @@ import { completeRound } from "./round-store";
 import { stepDone } from "./step-output";
 
 /**
- * A clusterwise round's steps on lib/cereal's round (fitRound, estimateRound, acquireRound):
- * the TF.js surrogate trained on the item labels, estimates of every clustering, the next batch
- * by the project's acquisition function and design. Stores per-item results, the pool's scores
- * and the out-of-sample record (project-data/round-files.ts).
+ * A clusterwise round's steps on lib/cereal's round (fitRound, estimateRound, rankRound): the
+ * TF.js surrogate trained on the labels of the settled stages, estimates of every clustering with
+ * each stage weighted by its own draw and its drawing model's evidence, and the ranking of every
+ * row not drawn yet, which the stages drawn after this round use (labeling/stages.ts). Stores
+ * per-item results, the ranking (scores and pi) and the record it estimated with
+ * (project-data/round-files.ts).
  */
 export const clusterwiseRound: RoundMode = {
   async load({ project, round, frozen, plan, input }: RoundLoad): Promise<RoundSteps> {
     const labels = frozen.items;
+    const stages = await db().batch.findMany({ where: { projectId: project.id, index: { lte: frozen.settled } }, orderBy: { index: "asc" }, select: { evidence: true } });
     const state: CerealState = {
       problem: await loadProblem(project),
       labeled: { rows: Int32Array.from(labels, (l) => l.itemIndex), labels: Int32Array.from(labels, (l) => l.classIndex) },
       draws: labels.map((l) => l.draw),
       round,
-      outOfSample: await readOutOfSampleRecord(project, round - 1),
+      outOfSample: recordWithStages((await readEarlierRecord(project, round)) ?? EMPTY_RECORD, stages),
     };
     const options: RoundOptions = {
       ...clusterwiseRoundOptions(project, project.seed),
-      batch: plan.size,
+      // the ranking covers every row not drawn yet, whatever the budget has room for
+      batch: project.batchSize,
       exclude: Int32Array.from(plan.drawn.rows),
       onProgress: trainingProgress(input),
     };
@@ -37,7 +45,7 @@ export const clusterwiseRound: RoundMode = {
 class ClusterwiseSteps implements RoundSteps {
   private fitted?: FittedRound;
   private estimated?: EstimatedRound;
-  private acquired?: AcquiredBatch;
+  private ranking?: Ranking;
 
   constructor(
     private readonly from: RoundLoad,
@@ -60,53 +68,58 @@ class ClusterwiseSteps implements RoundSteps {
   }
 
   acquire() {
-    this.acquired = acquireRound(this.state, stepDone(this.fitted, "fit"), stepDone(this.estimated, "estimate"), this.options);
+    this.ranking = rankRound(this.state, stepDone(this.fitted, "fit"), stepDone(this.estimated, "estimate"), this.options);
   }
 
   async store(timing: { started: number; writeStarted: number }) {
     const { state } = this;
     const { project } = this.from;
-    const result = roundResult(state, stepDone(this.fitted, "fit"), stepDone(this.estimated, "estimate"), stepDone(this.acquired, "acquire"), (performance.now() - timing.started) / 1000);
-    const files = await writeRoundFiles(project, state.round, { results: perItemResults(state, result), scores: poolScores(project.n, result.poolScores), record: result.outOfSample });
-    await completeRound(project, state.round, result, {
-      nextBatchSize: this.from.plan.overflow + this.from.plan.size,
+    const fitted = stepDone(this.fitted, "fit");
+    const estimated = stepDone(this.estimated, "estimate");
+    const ranking = stepDone(this.ranking, "acquire");
+    const files = await writeRoundFiles(project, state.round, {
+      results: perItemResults(state, fitted, estimated),
+      ranking: { scores: Float32Array.from(ranking.scores), proba: ranking.rawProba },
+      evidence: state.outOfSample,
+    });
+    const nLabels = state.labeled.rows.length;
+    await completeRound(project, state.round, { nLabels, fit: fitted.fit, estimate: estimated.estimate, intervals: estimated.intervals, next: [] }, {
       ...timing,
       measured: {
-        maskRate: result.fit?.maskRate ?? null,
-        surrogateAccuracy: result.health?.recentAccuracy ?? null,
-        surrogateWeak: result.health ? result.health.weak : null,
-        surrogateEce: result.calibration?.eceRaw ?? null,
+        maskRate: fitted.fit?.maskRate ?? null,
+        surrogateAccuracy: fitted.health?.recentAccuracy ?? null,
+        surrogateWeak: fitted.health ? fitted.health.weak : null,
+        surrogateEce: estimated.calibration?.eceRaw ?? null,
         resultsFile: files.resultsFile,
         scoresFile: files.scoresFile,
+        probaFile: files.probaFile,
+        temperature: ranking.temperature,
       },
     });
-    return { nLabels: result.nLabels, next: result.next.length };
+    // stages draw with the latest round's ranking: pi of the round before the previous is no longer read
+    await removeRoundProba(project, state.round - 2);
+    return { nLabels, next: 0 };
   }
 }
 
-/** [N x 2] float32: class (label, or pseudo-label; -1 if none) and confidence (1 for labels, max pi otherwise). */
-function perItemResults(state: CerealState, result: ReturnType<typeof roundResult>): Float32Array {
+/** [N x 2] float32 per item: class (label, or pseudo-label; -1 if none) and confidence (1 for labels, max pi otherwise). */
+function perItemResults(state: CerealState, fitted: FittedRound, estimated: EstimatedRound): Float32Array {
   const n = state.problem.embeddings.n;
   const perItem = new Float32Array(n * 2).fill(-1);
   state.labeled.rows.forEach((row, i) => {
     perItem[row * 2] = state.labeled.labels[i];
     perItem[row * 2 + 1] = 1;
   });
-  if (result.proba && result.pseudoLabels) {
+  const { proba } = fitted;
+  const { pseudoLabels } = estimated;
+  if (proba && pseudoLabels) {
     const C = state.problem.numClasses;
-    result.unlabeled.forEach((row, i) => {
-      perItem[row * 2] = result.pseudoLabels![i];
+    fitted.unlabeled.forEach((row, i) => {
+      perItem[row * 2] = pseudoLabels[i];
       let max = 0;
-      for (let y = 0; y < C; y++) max = Math.max(max, result.proba![i * C + y]);
+      for (let y = 0; y < C; y++) max = Math.max(max, proba[i * C + y]);
       perItem[row * 2 + 1] = max;
     });
   }
   return perItem;
-}
-
-/** [N] float32: the acquisition score of every pool row, NaN elsewhere (the ranking overflow draws with). */
-function poolScores(n: number, pool: ReturnType<typeof roundResult>["poolScores"]): Float32Array {
-  const scores = new Float32Array(n).fill(Number.NaN);
-  if (pool) pool.rows.forEach((row, i) => (scores[row] = pool.scores[i]));
-  return scores;
 }

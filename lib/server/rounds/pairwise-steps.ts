@@ -14,7 +14,7 @@ import { stepDone } from "./step-output";
  * trained on the project's same/different answers, every metric of every clustering estimated
  * from its argmax cluster ids, the next pairs drawn with the project's pair design. Stored like a
  * clusterwise round: estimates with intervals, per-item results [N x 2] (cluster id, max p), the
- * next batch.
+ * next stage (the uncertain and anchor designs need this round's p(.|x), so the round draws it).
  */
 export const pairwiseRound: RoundMode = {
   async load({ project, round, frozen, plan, input }: RoundLoad): Promise<RoundSteps> {
@@ -78,7 +78,6 @@ class PairwiseSteps implements RoundSteps {
     const result = pairwiseRoundResult(state, stepDone(this.fitted, "fit"), stepDone(this.estimated, "estimate"), stepDone(this.next, "acquire"), (performance.now() - timing.started) / 1000);
     const files = result.proba ? await writeRoundFiles(project, state.round, { results: perItemResults(project.n, result) }) : null;
     await completeRound(project, state.round, result, {
-      nextBatchSize: this.from.plan.overflow + this.from.plan.size,
       ...timing,
       measured: { surrogateAccuracy: result.pairAccuracy, resultsFile: files?.resultsFile ?? null },
     });

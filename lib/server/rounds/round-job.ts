@@ -3,11 +3,12 @@ import { db } from "../db";
 import { defineJob } from "../jobs/definition";
 import { enqueueUniqueJob } from "../jobs/queue";
 import { roundOutcome, runRound } from "./round-steps";
+import { keepStagesAhead, settledThrough, stageDemand } from "../labeling/stages";
 
 /**
- * The round job, and when rounds run. Round r estimates from every settled label and draws
- * batch r + 1; it is queued once batch r is full and every task in it is done, and only after
- * round r - 1 finished (one round per project at a time). The job's dedupe key makes queueing
+ * The round job, and when rounds run. Round r estimates from the labels of the settled stages
+ * and leaves the ranking later stages are drawn with; it is queued once it is due (roundDue),
+ * and only after round r - 1 finished (one round per project at a time). The job's dedupe key makes queueing
  * idempotent across the web server and the worker.
  */
 const roundPayload = z.object({ projectId: z.string().min(1), round: z.number().int().min(0) });
@@ -26,6 +27,8 @@ export const roundJob = defineJob({
   async run({ job, payload, deps, signal, progress }) {
     const outcome = await runRound({ ...payload, jobId: job.id, deps, signal, progress });
     await maybeEnqueueRound(payload.projectId);
+    // the stages drawn from now on use this round's ranking
+    await keepStagesAhead(payload.projectId);
     return outcome;
   },
   // The last attempt failed: the Round row shows the error too (the job keeps it, retryable).
@@ -42,24 +45,37 @@ export async function nextRoundIndex(projectId: string): Promise<number> {
   return (last?.index ?? -1) + 1;
 }
 
-/** Is batch `index` full and every task in it answered? */
-export async function batchComplete(projectId: string, index: number): Promise<boolean> {
-  const batch = await db().batch.findUnique({ where: { projectId_index: { projectId, index } }, include: { _count: { select: { tasks: true } } } });
-  if (!batch || batch._count.tasks < batch.size) return false;
-  return (await db().task.count({ where: { batchId: batch.id, done: false } })) === 0;
+/**
+ * Is a round due? Round 0 once the seed stage is settled; a later round once at least batchSize
+ * labels of the settled stages (stages.ts settledThrough) are not yet used by a round, or once
+ * the last labels are in (no open task, nothing left to draw). It never waits for a stage drawn
+ * after those labels.
+ */
+export async function roundDue(projectId: string, round: number): Promise<boolean> {
+  const project = await db().project.findUnique({ where: { id: projectId }, select: { id: true, n: true, mode: true, batchSize: true, budget: true, overlap: true } });
+  if (!project) return false;
+  const settled = await settledThrough(db(), projectId);
+  if (settled < 0) return false;
+  const fresh = await db().label.count({ where: { projectId, kind: "label", withdrawn: false, usedByRound: null, task: { done: true, batch: { index: { lte: settled } } } } });
+  if (fresh === 0) return false;
+  if (round === 0 || fresh >= project.batchSize) return true;
+  if ((await db().task.count({ where: { projectId, done: false } })) > 0) return false;
+  const demand = await stageDemand(db(), project, new Date());
+  const everyItemDrawn = project.mode !== "pairwise" && (await db().task.count({ where: { projectId } })) >= project.n;
+  return demand.roomTasks === 0 || everyItemDrawn;
 }
 
 export async function maybeEnqueueRound(projectId: string): Promise<boolean> {
   const round = await nextRoundIndex(projectId);
   const busy = await db().job.count({ where: { projectId, kind: roundJob.kind, status: { in: ["queued", "running"] } } });
-  if (busy > 0 || !(await batchComplete(projectId, round))) return false;
+  if (busy > 0 || !(await roundDue(projectId, round))) return false;
   // A round the owner cancelled keeps its job (status cancelled) until the owner retries it.
   return (await enqueueUniqueJob(roundJob, { projectId, round })) !== null;
 }
 
-/** An undo reopened a batch: a round queued for it (not yet started) is withdrawn; it is queued again when the batch completes. */
+/** An undo took back a label a queued round was due on: that round (not yet started) is withdrawn; it is queued again when due. */
 export async function cancelQueuedRound(projectId: string) {
   const round = await nextRoundIndex(projectId);
-  if (await batchComplete(projectId, round)) return;
+  if (await roundDue(projectId, round)) return;
   await db().job.deleteMany({ where: { dedupeKey: roundJobKey(projectId, round), status: "queued" } });
 }

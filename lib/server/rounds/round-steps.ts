@@ -7,7 +7,7 @@ import { codeVersion } from "../code-version";
 import { db, lockProject, transaction } from "../db";
 import type { WorkerDeps } from "../jobs/definition";
 import { majority } from "../labeling/labels";
-import { countedLabels } from "../labeling/tasks";
+import { settledThrough, stageDemand } from "../labeling/stages";
 import { clusterwiseRound } from "./clusterwise-steps";
 import { pairwiseRound } from "./pairwise-steps";
 import { roundConfig } from "./round-config";
@@ -15,8 +15,9 @@ import { assertProjectExists } from "./round-store";
 
 /**
  * A round in the worker (paper Algorithm 1 on the project's labels), as named steps: freeze the
- * settled labels (one Round row per index; the labels it uses can no longer be withdrawn), load
- * the problem, fit the surrogate, estimate, acquire the next batch, store. Clusterwise and
+ * labels of the settled stages (one Round row per index; the labels it uses can no longer be
+ * withdrawn), load the problem, fit the surrogate, estimate, acquire (clusterwise: rank the rows
+ * later stages draw from; pairwise: draw the next stage), store. Clusterwise and
  * pairwise rounds differ only inside the steps (clusterwise-steps.ts, pairwise-steps.ts). A
  * worker killed at any point leaves either no finished round (the job is claimed again and
  * resumes on the same Round row) or exactly one finished round and one next batch.
@@ -89,7 +90,7 @@ export async function runRound(input: RoundInput): Promise<RoundOutcome> {
     return value;
   };
   const frozen = await timed("freeze", () => freezeLabels(project, round, input.jobId, existing?.id ?? null));
-  const plan = await planNextBatch(project, round);
+  const plan = await planNextBatch(project);
   const mode = project.mode === "pairwise" ? pairwiseRound : clusterwiseRound;
   const steps = await timed("load", () => mode.load({ project, round, frozen, plan, input }));
   await timed("fit", () => steps.fit());
@@ -119,15 +120,18 @@ export interface PairRow {
 export interface FrozenLabels {
   readonly items: LabelRow[];
   readonly pairs: PairRow[];
+  /** the last stage of the settled prefix the labels come from */
+  readonly settled: number;
 }
 
-/** Step "freeze": creates (or takes over) the Round row and marks the labels it uses: item labels, or answered pairs. */
+/** Step "freeze": creates (or takes over) the Round row and marks the labels it uses: item labels, or answered pairs, of the settled stages. */
 async function freezeLabels(project: RoundProject, round: number, jobId: string, roundId: string | null): Promise<FrozenLabels> {
   const projectId = project.id;
   return transaction(async (tx) => {
     await lockProject(tx, projectId);
+    const settled = await settledThrough(tx, projectId);
     const tasks = await tx.task.findMany({
-      where: { projectId, done: true },
+      where: { projectId, done: true, batch: { index: { lte: settled } } },
       include: { labels: { where: { withdrawn: false } }, batch: { select: { index: true } } },
       orderBy: { drawOrder: "asc" },
     });
@@ -150,7 +154,7 @@ async function freezeLabels(project: RoundProject, round: number, jobId: string,
         draw: { row: task.itemIndex, design: task.design as Draw["design"], score: task.score, q: task.q, order: task.drawOrder, round: task.batch.index },
       });
     }
-    await tx.label.updateMany({ where: { projectId, withdrawn: false, usedByRound: null, task: { done: true } }, data: { usedByRound: round } });
+    await tx.label.updateMany({ where: { projectId, withdrawn: false, usedByRound: null, task: { done: true, batch: { index: { lte: settled } } } }, data: { usedByRound: round } });
     const data = {
       nLabels: items.length + pairs.length,
       status: "running",
@@ -161,25 +165,20 @@ async function freezeLabels(project: RoundProject, round: number, jobId: string,
     };
     if (roundId) await tx.round.update({ where: { id: roundId }, data });
     else await tx.round.create({ data: { projectId, index: round, ...data } });
-    return { items, pairs };
+    return { items, pairs, settled };
   });
 }
 
-/** How many to acquire: the batch size less the overflow already drawn into the next batch, never past the budget. */
+/** What the round may draw or rank: pairwise rounds draw the next stage themselves (up to batchSize, never past the budget); nothing drawn is drawn again. */
 export interface BatchPlan {
-  /** draws the round acquires */
+  /** pairs the round draws (clusterwise rounds rank rows instead; stages draw them) */
   readonly size: number;
-  /** overflow tasks already in the next batch */
-  readonly overflow: number;
   /** items and pairs that have a task already: never drawn again */
   readonly drawn: Awaited<ReturnType<typeof drawnKeys>>;
 }
 
-async function planNextBatch(project: RoundProject, round: number): Promise<BatchPlan> {
+async function planNextBatch(project: RoundProject): Promise<BatchPlan> {
   const drawn = await drawnKeys(db(), project.id);
-  const nextBatch = await db().batch.findUnique({ where: { projectId_index: { projectId: project.id, index: round + 1 } }, include: { _count: { select: { tasks: true } } } });
-  const overflow = nextBatch?._count.tasks ?? 0;
-  const room = Math.max(0, project.budget - drawn.count);
-  const size = (await countedLabels(db(), project.id)) >= project.budget ? 0 : Math.max(0, Math.min(project.batchSize, room) - overflow);
-  return { size, overflow, drawn };
+  const demand = await stageDemand(db(), project, new Date());
+  return { size: Math.min(project.batchSize, demand.roomTasks), drawn };
 }

@@ -8,7 +8,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * What clusterwise and pairwise rounds store alike, in the database: each clustering's estimates
- * with interval and P(best), the next batch, and the round marked done (its files are written
+ * with interval and P(best), a pairwise round's stage, and the round marked done (its files are written
  * before, by project-data/round-files.ts).
  */
 async function storeEstimates(
@@ -39,30 +39,25 @@ export async function assertProjectExists(projectId: string) {
   if (!(await db().project.findUnique({ where: { id: projectId }, select: { id: true } }))) throw new Error("The project was deleted during the round.");
 }
 
-/** One draw of the next batch: an item (rowB null) or a pair, with how it was drawn. */
+/** One draw of a stage a pairwise round draws: a pair (rowB), with how it was drawn. */
 type NextDraw = { row: number; rowB: number | null; score: number | null; q: number; design: Design };
 
 /**
- * Writes batch round + 1 from a round's draws (in rank order). Overflow tasks may have been drawn
- * into it while the round trained: draws of items (or pairs) handed out since are dropped, and
- * only as many as fill the batch to `size` are kept, so the batch never exceeds n.
+ * Writes the stage a pairwise round drew, after every stage drawn meanwhile (labeling/stages.ts
+ * draws uniform pair stages while rounds train). A pair handed out since the round started is
+ * dropped: among n(n - 1)/2 pairs such a collision is rare, and each kept pair keeps its own q.
  */
-export async function fillNextBatch(
-  tx: Tx,
-  projectId: string,
-  round: number,
-  size: number,
-  draws: readonly NextDraw[],
-) {
+async function writeRoundStage(tx: Tx, projectId: string, round: number, draws: readonly NextDraw[]) {
   const drawn = await drawnKeys(tx, projectId);
-  const present = await tx.task.count({ where: { projectId, batch: { index: round + 1 } } });
   const fresh = draws.filter((d) => (d.rowB === null ? !drawn.rows.has(d.row) : !drawn.pairs.has(pairKey(d.row, d.rowB))));
-  const keep = fresh.slice(0, Math.max(0, size - present));
-  if (keep.length) await createBatch(tx, projectId, round + 1, round, size, keep, false);
+  if (!fresh.length) return;
+  const last = await tx.batch.findFirst({ where: { projectId }, orderBy: { index: "desc" }, select: { index: true } });
+  const designs = new Set(fresh.map((d) => d.design));
+  await createBatch(tx, projectId, { index: (last?.index ?? -1) + 1, drawnByRoundIndex: round, design: designs.size === 1 ? fresh[0].design : "mixed", eps: 0, poolSize: null, evidence: null }, fresh);
 }
 
 /**
- * A round's end, in one transaction: each clustering's estimates, the next batch from its draws,
+ * A round's end, in one transaction: each clustering's estimates, a pairwise round's stage,
  * and the round marked done with what it measured. A round already done (the job retried after
  * a crash past this point) is left as it was.
  */
@@ -75,11 +70,10 @@ export async function completeRound(
     fit: { backend: string; trainSeconds: number } | null;
     estimate: Record<string, MetricValues>;
     intervals: IntervalReport | null;
-    /** the next batch's draws in rank order: items, or pairs (rowB) */
+    /** the stage a pairwise round drew, in rank order (clusterwise rounds draw none: they rank) */
     next: readonly (Omit<NextDraw, "rowB"> & { rowB?: number | null })[];
   },
   outcome: {
-    nextBatchSize: number;
     /** what else the round measured and wrote: surrogate accuracy, files */
     measured: Omit<Prisma.RoundUpdateInput, "status" | "finishedAt" | "error" | "roundSeconds" | "writeSeconds" | "nLabels" | "backend" | "trainSeconds">;
     /** performance.now() when the round started, and when it started writing */
@@ -93,7 +87,7 @@ export async function completeRound(
     if (row.status === "done") return;
     await storeEstimates(tx, row.id, byName, result.estimate, result.intervals);
     const draws = result.next.map((d) => ({ row: d.row, rowB: d.rowB ?? null, score: d.score, q: d.q, design: d.design }));
-    if (draws.length) await fillNextBatch(tx, project.id, round, outcome.nextBatchSize, draws);
+    if (draws.length) await writeRoundStage(tx, project.id, round, draws);
     const now = performance.now();
     await tx.round.update({
       where: { id: row.id },

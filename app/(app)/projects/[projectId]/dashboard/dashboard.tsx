@@ -88,9 +88,9 @@ export function Dashboard({ project }: { project: DashboardProject }) {
               <div className="h-full rounded-full bg-indigo-500" style={{ width: `${Math.min(100, (labels / Math.max(1, budget)) * 100)}%` }} />
             </div>
           </div>
-          {snapshot?.batch && (
-            <span className="tabular-nums">
-              Batch {snapshot.batch.index}: {snapshot.batch.done}/{snapshot.batch.size}
+          {snapshot?.stages && (
+            <span className="tabular-nums" title="labels of settled stages toward the next round">
+              Stage {snapshot.stages.latest} · next round {snapshot.stages.fresh}/{snapshot.stages.batchSize}
             </span>
           )}
           {paused && <span className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-800">paused</span>}

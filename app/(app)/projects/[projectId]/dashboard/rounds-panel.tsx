@@ -81,7 +81,9 @@ export function RoundsPanel({
           </div>
         ) : (
           <p className="text-xs text-slate-500">
-            {snapshot?.batch ? `Batch ${snapshot.batch.index}: ${snapshot.batch.done}/${snapshot.batch.size} tasks done; the next round starts when it is complete.` : "Waiting for the seed batch."}
+            {snapshot?.stages
+              ? `Stages 0-${snapshot.stages.latest} drawn, ${snapshot.stages.settled < 0 ? "none" : `0-${snapshot.stages.settled}`} settled; the next round starts when ${snapshot.stages.batchSize} labels of settled stages are in (${snapshot.stages.fresh} now).`
+              : "Waiting for the seed stage."}
             {backend ? ` Last backend: ${backend}.` : ""}
           </p>
         )}
@@ -91,7 +93,7 @@ export function RoundsPanel({
             Estimates from the {latest.estimator} estimator
             {latest.surrogateAccuracy != null ? `; surrogate ${Math.round(latest.surrogateAccuracy * 100)}% right on new labels` : ""}
             {latest.surrogateEce != null && (
-              <span title="Expected calibration error (10 bins) of the previous round's model on the newest batch: how far its confidence is from its accuracy. 0 is calibrated.">
+              <span title="Expected calibration error (10 bins) of the model that drew the newest stage, measured on that stage: how far its confidence is from its accuracy. 0 is calibrated.">
                 , calibration error {latest.surrogateEce.toFixed(2)}
               </span>
             )}

@@ -22,7 +22,7 @@ import { useClassExamples } from "./use-class-examples";
 import { useLabelingSession } from "./use-labeling-session";
 import { useToasts } from "./use-toasts";
 import { useWorkspaceKeys } from "./use-workspace-keys";
-import { itemAnnouncement, roundAnnouncement, saveAnnouncement } from "./workspace-announcements";
+import { itemAnnouncement, roundAnnouncement, saveAnnouncement, stageName } from "./workspace-announcements";
 import { WorkspaceAnnouncer } from "./workspace-announcer";
 
 export interface WorkspaceProject {
@@ -102,9 +102,9 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
     return () => clearTimeout(timer);
   }, [flash]);
 
-  // A new batch, a resumed project or a finished round may bring tasks: ask at once instead of at the next poll.
+  // A new stage, a resumed project or a finished round may bring tasks: ask at once instead of at the next poll.
   const refill = session.refill;
-  const roundKey = `${snapshot?.batch?.index}:${snapshot?.paused}:${snapshot?.lastRound?.index}`;
+  const roundKey = `${snapshot?.stages?.latest}:${snapshot?.paused}:${snapshot?.lastRound?.index}`;
   useEffect(() => {
     if (!current) refill();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the project's state changes
@@ -194,14 +194,8 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
     { label: "Keys & guidelines", keys: ["?"], onClick: () => setDialog("help") },
   ];
 
-  const batch = snapshot?.batch ?? null;
-  const batchName = (index: number) => (index === 0 ? "Seed batch" : `Batch ${index}`);
-  const batchDetail =
-    current && batch && current.batchIndex !== batch.index
-      ? `Meanwhile: batch ${current.batchIndex} (overflow)`
-      : current?.overflow
-        ? "This item is overflow"
-        : "";
+  const stages = snapshot?.stages ?? null;
+  const stageDetail = current ? (current.drawnByRound === null ? "drawn uniformly" : `drawn by round ${current.drawnByRound}'s ranking`) : "";
   const size = `clamp(240px, calc(100vh - ${ITEM_SIZE[project.mode].chrome}px), ${ITEM_SIZE[project.mode].full}px)`;
   const lastLine = (
     <p data-testid="last-answer" className="h-5 truncate text-xs text-slate-500">
@@ -222,8 +216,8 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
       data-mode={project.mode}
       data-task-id={current?.id ?? ""}
       data-item-index={current?.item.index ?? ""}
-      data-batch={current?.batchIndex ?? ""}
-      data-overflow={current ? String(current.overflow) : ""}
+      data-stage={current?.stage ?? ""}
+      data-drawn-by-round={current?.drawnByRound ?? ""}
       data-armed={String(armed)}
       className="-mt-2 flex flex-col gap-6"
     >
@@ -234,7 +228,13 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
           </Link>
           <h1 className="truncate text-lg font-semibold tracking-tight">{pairwise ? "Label pairs" : "Label items"}</h1>
         </div>
-        <ProgressMeter testId="batch-progress" label={batch ? batchName(batch.index) : "Batch"} value={batch?.done ?? null} total={batch?.size ?? null} detail={batchDetail} />
+        <ProgressMeter
+          testId="stage-progress"
+          label={current ? stageName(current.stage) : "Stage"}
+          value={stages?.fresh ?? null}
+          total={stages?.batchSize ?? null}
+          detail={`${stageDetail ? `${stageDetail}; ` : ""}settled labels toward the next round`}
+        />
         <ProgressMeter testId="project-progress" label="Project labels" value={labels} total={budget} detail="skips and unsure do not count" />
         <div className="flex flex-col gap-1.5">
           <RoundIndicator round={snapshot?.round ?? null} />

@@ -3,14 +3,14 @@ import type { TaskView } from "@/lib/server/labeling/tasks";
 import { itemAnnouncement, roundAnnouncement, saveAnnouncement } from "./workspace-announcements";
 
 const item = (externalId: string): TaskView["item"] => ({ index: 0, externalId, imageUrl: null, text: null });
-const task = (batchIndex: number, overflow: boolean, b?: string): TaskView => ({ id: "t", batchIndex, overflow, leaseExpiresAt: "", item: item("img-7"), itemB: b ? item(b) : null });
+const task = (stage: number, b?: string): TaskView => ({ id: "t", stage, drawnByRound: stage === 0 ? null : stage - 1, leaseExpiresAt: "", item: item("img-7"), itemB: b ? item(b) : null });
 
 describe("workspace announcements", () => {
   it("names the item or pair and where it comes from, or the notice when there is none", () => {
-    expect(itemAnnouncement(task(0, false), null)).toBe("Item img-7, seed batch");
-    expect(itemAnnouncement(task(2, true), null)).toBe("Item img-7, batch 2, overflow");
-    expect(itemAnnouncement(task(1, false, "img-9"), null)).toBe("Pair img-7 and img-9, batch 1");
-    expect(itemAnnouncement(null, "Waiting for the next batch")).toBe("Waiting for the next batch");
+    expect(itemAnnouncement(task(0), null)).toBe("Item img-7, seed stage");
+    expect(itemAnnouncement(task(2), null)).toBe("Item img-7, stage 2");
+    expect(itemAnnouncement(task(1, "img-9"), null)).toBe("Pair img-7 and img-9, stage 1");
+    expect(itemAnnouncement(null, "Every remaining task is taken")).toBe("Every remaining task is taken");
   });
 
   it("speaks of saving only when answers are all saved or in trouble, not while each one is on its way", () => {

@@ -1,13 +1,18 @@
 import type { ProjectSnapshot } from "@/lib/server/live/events";
 import type { TaskView } from "@/lib/server/labeling/tasks";
 
+/** How a stage is named on the label page: the seed stage, then stage 1, 2, ... */
+export function stageName(stage: number): string {
+  return stage === 0 ? "Seed stage" : `Stage ${stage}`;
+}
+
 /**
  * What the workspace's live regions say. Each changes only when its news does: a new item, saved
  * versus in trouble (not each answer's save), a round's phase (not its training steps).
  */
 export function itemAnnouncement(current: TaskView | null, notice: string | null): string {
   if (!current) return notice ?? "";
-  const place = current.overflow ? `batch ${current.batchIndex}, overflow` : current.batchIndex === 0 ? "seed batch" : `batch ${current.batchIndex}`;
+  const place = stageName(current.stage).toLowerCase();
   return current.itemB ? `Pair ${current.item.externalId} and ${current.itemB.externalId}, ${place}` : `Item ${current.item.externalId}, ${place}`;
 }
 

@@ -1,0 +1,200 @@
+import { drawStage, type Stage } from "@/lib/cereal/method/stages";
+import type { Design } from "@/lib/cereal/method/designs";
+import type { OutOfSampleRecord, StageEvidence } from "@/lib/cereal/method/out-of-sample";
+import { recordFromJson, recordToJson, withEvidence, type OutOfSampleJson } from "@/lib/cereal/method/out-of-sample";
+import { drawUniformPairs } from "@/lib/cereal/pairwise/pair-designs";
+import type { TestClustering } from "@/lib/cereal/method/problem";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { Random } from "@/lib/random/named-streams";
+import { db, lockProject, transaction, type Tx } from "../db";
+import { readTestClusterings } from "../project-data/arrays";
+import { readRoundRanking } from "../project-data/round-files";
+import { createBatch, drawnKeys } from "./batches";
+import { logger } from "../ops/logger";
+
+/**
+ * Stages (issue #18): annotators never wait for a round. The server keeps enough drawn,
+ * unanswered task slots for every active annotator by drawing the next stage ahead of need,
+ * outside the request: a drawn stage waits in the database and the next-task request only leases
+ * from it. A stage is one draw by the project's design from every row not drawn before it, with
+ * the ranking of the latest finished round (lib/cereal/method/stages.ts); it records the round
+ * that drew it, its design, uniform share, size, pool size and the ranking model's out-of-sample
+ * evidence over that pool. Pairwise stages drawn here are uniform pairs (the uncertain and anchor
+ * designs need the drawing model's p(.|x) of every pair; the round draws those stages itself,
+ * rounds/pairwise-steps.ts). Stages never take the project past its budget.
+ */
+
+/** an annotator is active while holding a lease or having answered within this window */
+export const ACTIVE_WINDOW_MS = 5 * 60_000;
+/** free slots kept per active annotator: the label page holds 5 tasks and refills 2-5 at a time */
+export const SLOTS_PER_ANNOTATOR = 5;
+
+export interface StageProject {
+  readonly id: string;
+  readonly n: number;
+  readonly seed: number;
+  readonly mode: string;
+  readonly batchSize: number;
+  readonly budget: number;
+  readonly overlap: number;
+  readonly dataPath: string;
+  readonly classes: readonly unknown[];
+  readonly clusterings: readonly { name: string; file: string; softFile?: string | null; k: number }[];
+}
+
+/** What the project needs drawn now: the free slots of its open tasks against the active team's need, and the budget's room. */
+export async function stageDemand(tx: Tx, project: Pick<StageProject, "id" | "budget" | "overlap" | "batchSize">, now: Date, requester?: string) {
+  const open = await tx.task.findMany({
+    where: { projectId: project.id, done: false },
+    select: { _count: { select: { labels: { where: { withdrawn: false } }, leases: { where: { expiresAt: { gt: now } } } } }, leases: { where: { expiresAt: { gt: now } }, select: { userId: true } } },
+  });
+  const recent = await tx.label.findMany({ where: { projectId: project.id, createdAt: { gt: new Date(now.getTime() - ACTIVE_WINDOW_MS) } }, distinct: ["userId"], select: { userId: true } });
+  const active = new Set([...recent.map((l) => l.userId), ...open.flatMap((t) => t.leases.map((l) => l.userId))]);
+  if (requester) active.add(requester);
+  let free = 0;
+  let pendingSlots = 0;
+  for (const t of open) {
+    free += Math.max(0, project.overlap - t._count.labels - t._count.leases);
+    pendingSlots += Math.max(0, project.overlap - t._count.labels);
+  }
+  const labels = await tx.label.count({ where: { projectId: project.id, kind: "label", withdrawn: false } });
+  // every open slot may still become a label: draw only what the budget has room for after them
+  const roomTasks = Math.max(0, Math.floor((project.budget - labels - pendingSlots) / project.overlap));
+  const target = Math.max(1, active.size) * SLOTS_PER_ANNOTATOR;
+  const wanted = free >= target ? 0 : Math.max(project.batchSize, Math.ceil((target - free) / project.overlap));
+  return { free, active: active.size, target, roomTasks, size: Math.min(wanted, roomTasks) };
+}
+
+/** The latest finished round's ranking (null before any round finished, or when it ranked nothing). */
+async function latestRanking(project: StageProject) {
+  const round = await db().round.findFirst({
+    where: { projectId: project.id, status: "done" },
+    orderBy: { index: "desc" },
+    select: { index: true, scoresFile: true, probaFile: true, temperature: true, config: true },
+  });
+  if (!round) return null;
+  const config = round.config as { design?: Design; eps?: number };
+  return readRoundRanking(project, { ...round, design: config.design ?? "uniform", eps: config.eps ?? 0.1 });
+}
+
+let cachedClusterings: { key: string; clusterings: TestClustering[] } | null = null;
+async function testClusterings(project: StageProject): Promise<TestClustering[]> {
+  const key = `${project.id}|${project.clusterings.map((c) => c.name).join(",")}`;
+  if (cachedClusterings?.key !== key) cachedClusterings = { key, clusterings: await readTestClusterings(project, project.clusterings) };
+  return cachedClusterings.clusterings;
+}
+
+const loadStageProject = (tx: Tx, id: string) =>
+  tx.project.findUnique({ where: { id }, include: { classes: { select: { id: true } }, clusterings: { orderBy: { name: "asc" } } } });
+
+/**
+ * Draws the next stage when the project needs one (stageDemand), in one transaction that checks
+ * the need again: concurrent callers never draw twice. Returns the number of tasks drawn.
+ */
+export async function drawStageIfNeeded(projectId: string, requester?: string): Promise<number> {
+  const before = await loadStageProject(db(), projectId);
+  if (!before || before.paused || before.state !== "ready") return 0;
+  // files are read before the write transaction, so the lock is held for the draw only
+  const ranking = before.mode === "pairwise" ? null : await latestRanking(before);
+  const clusterings = ranking?.rawProba ? await testClusterings(before) : [];
+  return transaction(async (tx) => {
+    await lockProject(tx, projectId);
+    const project = await loadStageProject(tx, projectId);
+    if (!project || project.paused) return 0;
+    const demand = await stageDemand(tx, project, new Date(), requester);
+    if (demand.size <= 0) return 0;
+    const drawn = await drawnKeys(tx, project.id);
+    const last = await tx.batch.findFirst({ where: { projectId }, orderBy: { index: "desc" }, select: { index: true } });
+    const index = (last?.index ?? -1) + 1;
+    const random = Random.from(project.seed, "stage", index);
+    if (project.mode === "pairwise") {
+      const pairs = drawUniformPairs(project.n, demand.size, random, drawn.pairs);
+      if (!pairs.length) return 0;
+      await createBatch(tx, projectId, { index, drawnByRoundIndex: null, design: "uniform", eps: 0, poolSize: null, evidence: null }, pairs.map((p) => ({ ...p, design: "uniform" as const })));
+      return pairs.length;
+    }
+    const pool = Int32Array.from({ length: project.n }, (_, i) => i).filter((row) => !drawn.rows.has(row));
+    if (!pool.length) return 0;
+    const stage = drawStage({ stage: index, firstOrder: drawn.count, pool, size: demand.size, ranking, numClasses: Math.max(2, project.classes.length), clusterings, random });
+    await createBatch(tx, projectId, stageRecord(stage, index, ranking?.round ?? null), stage.draws.map((d) => ({ ...d, rowB: null })));
+    return stage.draws.length;
+  });
+}
+
+/** The Batch row of a drawn stage. */
+function stageRecord(stage: Stage, index: number, drawnByRoundIndex: number | null) {
+  return {
+    index,
+    drawnByRoundIndex,
+    design: stage.design,
+    eps: stage.eps,
+    poolSize: stage.poolSize,
+    evidence: stage.evidence ? evidenceToJson(stage.evidence) : null,
+  };
+}
+
+/** A stage's evidence as the JSON stored on its Batch row (the out-of-sample record's format, one batch). */
+function evidenceToJson(evidence: StageEvidence): Prisma.InputJsonValue {
+  return recordToJson({ batches: new Map([[evidence.batch.round, evidence.batch]]), predictions: evidence.predictions }) as unknown as Prisma.InputJsonValue;
+}
+
+/** The record the estimators read: a base (earlier rounds' files) with every given stage's stored evidence. */
+export function recordWithStages(base: OutOfSampleRecord, stages: readonly { evidence: Prisma.JsonValue | null }[]): OutOfSampleRecord {
+  let record = base;
+  for (const s of stages) {
+    if (!s.evidence) continue;
+    const one = recordFromJson(s.evidence as unknown as OutOfSampleJson);
+    for (const batch of one.batches.values()) record = withEvidence(record, { batch, predictions: one.predictions });
+  }
+  return record;
+}
+
+// One check (and draw) at a time per project in this process; a call while one runs asks for one more after it.
+const inFlight = new Map<string, Promise<number>>();
+const again = new Set<string>();
+
+/**
+ * Keeps the project's stages ahead of need, outside the request that noticed it: returns the
+ * check in flight (the next-task request awaits it only when it found no task at all). Calls
+ * while a check runs are coalesced into one more check after it, so a burst of requests costs
+ * two checks and the last request's need is always seen. Errors are logged, never thrown.
+ */
+export function keepStagesAhead(projectId: string, requester?: string): Promise<number> {
+  const running = inFlight.get(projectId);
+  if (running) {
+    again.add(projectId);
+    return running;
+  }
+  const run = (async () => {
+    let drawn = 0;
+    do {
+      again.delete(projectId);
+      drawn += await drawStageIfNeeded(projectId, requester).catch((error: unknown) => {
+        logger().error({ projectId, err: error instanceof Error ? error.message : String(error) }, "drawing a stage failed");
+        return 0;
+      });
+    } while (again.has(projectId));
+    return drawn;
+  })().finally(() => inFlight.delete(projectId));
+  inFlight.set(projectId, run);
+  return run;
+}
+
+/** Waits for every stage draw in flight (tests, and a process about to stop). */
+export async function stageDrawsSettled(): Promise<void> {
+  while (inFlight.size) await Promise.all([...inFlight.values()]);
+}
+
+/**
+ * The last stage of the longest prefix of settled stages (every task answered by its overlap),
+ * or -1: rounds estimate from that prefix only, so every stage they weight is complete.
+ */
+export async function settledThrough(tx: Tx, projectId: string): Promise<number> {
+  const stages = await tx.batch.findMany({ where: { projectId }, orderBy: { index: "asc" }, select: { index: true, _count: { select: { tasks: { where: { done: false } } } } } });
+  let last = -1;
+  for (const s of stages) {
+    if (s._count.tasks > 0) break;
+    last = s.index;
+  }
+  return last;
+}
