@@ -21,13 +21,15 @@ export interface ServerConfig {
 export const DEFAULT_ADMIN_EMAIL = "admin@cereal.local";
 export const DEFAULT_ADMIN_PASSWORD = "cereal-demo-admin";
 
-/** DATABASE_URL selects PostgreSQL with this scheme; anything else (unset, file:) is a SQLite file. */
-const POSTGRES_URL = /^postgres(ql)?:\/\//;
+/** DATABASE_URL selects PostgreSQL with the postgresql:// (or postgres://) scheme; anything else (unset, file:) is a SQLite file. */
+export function isPostgresUrl(url: string | undefined): url is string {
+  return /^postgres(ql)?:\/\//.test(url ?? "");
+}
 
 export function serverConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const root = process.cwd();
   const dataDir = path.resolve(/*turbopackIgnore: true*/ root, env.CEREAL_DATA_DIR ?? ".data");
-  const postgresUrl = env.DATABASE_URL && POSTGRES_URL.test(env.DATABASE_URL) ? env.DATABASE_URL : null;
+  const postgresUrl = isPostgresUrl(env.DATABASE_URL) ? env.DATABASE_URL : null;
   const databasePath = env.DATABASE_URL && !postgresUrl
     ? path.resolve(/*turbopackIgnore: true*/ root, env.DATABASE_URL.replace(/^file:/, ""))
     : path.join(dataDir, "cereal.db");
