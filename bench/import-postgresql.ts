@@ -7,7 +7,8 @@
  *   node --import tsx bench/import-postgresql.ts               # N = 1000000
  *   node --import tsx bench/import-postgresql.ts --n 100000
  *
- * Prints one line per database (wall seconds, rows per second, rows counted back) and the ratio.
+ * Prints one line per database (wall seconds, rows per second, rows counted back) and the ratio,
+ * with the machine's load average: on shared cores it decides the figures.
  * Not a timed test: the figures depend on the machine and its load.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -61,7 +62,7 @@ try {
     await dropTestSchema(process.env.DATABASE_URL);
   }
   console.log(`N=${n} postgresql (COPY): ${figures.postgresql.seconds.toFixed(2)} s, ${Math.round(n / figures.postgresql.seconds)} rows/s, ${figures.postgresql.rows} rows`);
-  console.log(`postgresql / sqlite: ${(figures.postgresql.seconds / figures.sqlite.seconds).toFixed(2)}x`);
+  console.log(`postgresql / sqlite: ${(figures.postgresql.seconds / figures.sqlite.seconds).toFixed(2)}x (load average ${os.loadavg().map((l) => l.toFixed(1)).join(", ")} on ${os.cpus().length} cores)`);
   console.log(JSON.stringify({ n, sqliteSeconds: figures.sqlite.seconds, postgresqlSeconds: figures.postgresql.seconds }));
 } finally {
   await rm(root, { recursive: true, force: true });
