@@ -1,11 +1,14 @@
 /**
  * `npm start`: build if needed, migrate, seed on first start, then serve the app and run the
- * worker process; Ctrl-C or SIGTERM stops both. `npm run dev` does the same with `next dev`.
+ * worker process under a supervisor: a worker that dies is logged (exit code or signal), its
+ * running jobs go back to the queue at once, and it is restarted with backoff while the app keeps
+ * serving (lib/server/ops/worker-supervisor.ts). Ctrl-C or SIGTERM stops both. `npm run dev`
+ * does the same with `next dev`.
  * The app is served by Next's request handler inside this process, behind a plain HTTP server
  * that sets X-Forwarded-For from the socket (lib/server/http/app-server.ts): the sign-in throttle
  * must see the real address, which `next start` lets a client choose.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { createAppServer } from "../lib/server/http/app-server.ts";
@@ -15,6 +18,7 @@ import { removeUnfinishedImports } from "../lib/server/imports/imports.ts";
 import { seedIfEmpty } from "../lib/server/projects/seed.ts";
 import { authSecret } from "../lib/server/auth/session.ts";
 import { upgradeConfiguredOrExit } from "../lib/server/ops/upgrade.ts";
+import { superviseWorker } from "../lib/server/ops/worker-supervisor.ts";
 import { buildIsStale, NEXT_BIN } from "./build-state.ts";
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
@@ -52,23 +56,19 @@ await app.prepare();
 const trusted = trustedProxies();
 const server = createAppServer(handle, trusted);
 await new Promise<void>((resolve, reject) => server.once("error", reject).listen(config.port, resolve));
-const worker = spawn(process.execPath, ["--import", "tsx", path.join(root, "bin", "worker.ts")], { stdio: "inherit" });
+const worker = superviseWorker({
+  command: process.execPath,
+  args: ["--import", "tsx", path.join(root, "bin", "worker.ts")],
+  say: (line) => console.log(`[start] ${line}`),
+});
 console.log(`[start] data folder ${config.dataDir}; serving http://localhost:${config.port}${trusted.size ? `; trusted proxies ${[...trusted].join(", ")}` : ""}`);
 
 let stopping = false;
-function stop(code: number) {
+function stop() {
   if (stopping) return;
   stopping = true;
   server.close();
   server.closeAllConnections();
-  if (worker.exitCode === null) worker.kill("SIGTERM");
-  const force = setTimeout(() => worker.exitCode === null && worker.kill("SIGKILL"), 10_000);
-  const workerDone = worker.exitCode === null ? new Promise((r) => worker.once("exit", r)) : null;
-  Promise.all([workerDone, app.close()]).then(() => {
-    clearTimeout(force);
-    process.exit(code);
-  });
+  Promise.all([worker.stop(), app.close()]).then(() => process.exit(0));
 }
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => stop(0));
-// The worker dying takes the app down: a half-running app is worse than a stopped one.
-worker.once("exit", (code) => stop(code ?? 1));
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, stop);

@@ -43,14 +43,38 @@ export function sessionTokenFromCookieHeader(header: string | null): string | nu
 }
 
 /**
+ * Decoded session tokens, so that a client's every request does not decrypt its token again (an
+ * HKDF key derivation and an AES-GCM decryption each time): the claims of a token never change, and
+ * an entry is dropped when its token expires. Bounded; the oldest entry goes first.
+ */
+const DECODED_TOKENS_MAX = 2_000;
+const decodedTokens = new Map<string, { uid: string; sv: unknown; expiresAt: number }>();
+
+async function decodeSessionToken(token: string, now = Date.now()): Promise<{ uid: string; sv: unknown } | null> {
+  const secret = authSecret();
+  const key = `${secret}\n${token}`; // a token is only known under the secret that decoded it
+  const known = decodedTokens.get(key);
+  if (known && known.expiresAt > now) return known;
+  if (known) decodedTokens.delete(key);
+  const payload = await decode({ token, secret }).catch(() => null);
+  if (!payload || typeof payload.uid !== "string") return null;
+  const expiresAt = typeof payload.exp === "number" ? payload.exp * 1000 : now;
+  if (expiresAt > now) {
+    if (decodedTokens.size >= DECODED_TOKENS_MAX) decodedTokens.delete(decodedTokens.keys().next().value!);
+    decodedTokens.set(key, { uid: payload.uid, sv: payload.sv, expiresAt });
+  }
+  return { uid: payload.uid, sv: payload.sv };
+}
+
+/**
  * The signed-in user behind a session token, or null. The token is only trusted while its user
- * exists and its session version matches: a password reset bumps the version and so ends every
- * session of that user.
+ * exists and its session version matches (looked up on every request, never remembered): a
+ * password reset bumps the version and so ends every session of that user.
  */
 export async function userFromSessionToken(token: string | null): Promise<SessionUser | null> {
   if (!token) return null;
-  const payload = await decode({ token, secret: authSecret() }).catch(() => null);
-  if (!payload || typeof payload.uid !== "string") return null;
+  const payload = await decodeSessionToken(token);
+  if (!payload) return null;
   const user = await db().user.findUnique({ where: { id: payload.uid } });
   if (!user || user.sessionVersion !== payload.sv) return null;
   return { id: user.id, email: user.email, name: user.name, role: user.role };

@@ -1,10 +1,11 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "../db";
 import { createTestProject } from "../projects/test-projects";
 import { defineJob, JOB_LEASE_MS, type JobDefinition } from "./definition";
-import { claimJob, enqueueJob, enqueueUniqueJob, jobPayload, retryJob } from "./queue";
-import { runOneJob } from "./worker-loop";
+import { claimJob, enqueueJob, enqueueUniqueJob, jobPayload, MAX_JOB_RELEASES, releaseJobsOf, retryJob } from "./queue";
+import { releaseDeadWorker, runOneJob } from "./worker-loop";
 
 const noSurrogate = { createSurrogate: async () => Promise.reject(new Error("no surrogate in these tests")) };
 
@@ -99,6 +100,69 @@ describe("job queue", () => {
     // ... and runs once the first is done
     await db().job.update({ where: { id: first.id }, data: { status: "done" } });
     expect((await claimJob("w2", [exclusive]))?.id).toBe(second.id);
+  });
+});
+
+describe("the worker loop's stop signal", () => {
+  it("carries no listener of a finished job: 25 jobs, done or failed, leave it as they found it", async () => {
+    const quick = testJob("quick", async ({ payload }) => (payload.x % 2 ? Promise.reject(new Error("odd")) : {}), { retry: { maxAttempts: 1, backoffMs: 0 } });
+    const worker = new AbortController();
+    for (let x = 0; x < 25; x++) {
+      await enqueueJob(quick, { x });
+      expect(await runOneJob("listener-worker", { deps: noSurrogate, jobs: [quick], signal: worker.signal })).toBe(true);
+    }
+    expect(await db().job.count({ where: { kind: "quick", status: { in: ["done", "failed"] } } })).toBe(25);
+    // one listener per job left behind was the MaxListenersExceededWarning of a long-running worker
+    expect(getEventListeners(worker.signal, "abort")).toHaveLength(0);
+  });
+});
+
+describe("jobs of a worker known to be dead", () => {
+  it("go back to the queue at once, the attempt not counted, and only that worker's", async () => {
+    const released = testJob("released", idle);
+    const mine = await enqueueJob(released, { x: 1 });
+    const theirs = await enqueueJob(released, { x: 2 });
+    expect((await claimJob("dead-worker", [released]))?.id).toBe(mine.id);
+    expect((await claimJob("live-worker", [released]))?.id).toBe(theirs.id);
+    const now = new Date();
+    expect(await releaseJobsOf("dead-worker", now)).toEqual({ requeued: [mine.id], failed: [] });
+    expect(await db().job.findUniqueOrThrow({ where: { id: mine.id } })).toMatchObject({ status: "queued", leaseOwner: null, leaseUntil: null, attempts: 0, releases: 1, releasedAt: now });
+    expect(await db().job.findUniqueOrThrow({ where: { id: theirs.id } })).toMatchObject({ status: "running", leaseOwner: "live-worker" });
+    // claimable now, long before the dead worker's lease would have run out
+    expect((await claimJob("restarted", [released], now))?.id).toBe(mine.id);
+  });
+
+  it("fail a job that keeps killing its worker after MAX_JOB_RELEASES deaths, with an error saying so", async () => {
+    const killer = testJob("killer", idle);
+    const job = await enqueueJob(killer, { x: 1 });
+    for (let death = 1; death < MAX_JOB_RELEASES; death++) {
+      expect((await claimJob(`killed-${death}`, [killer]))?.id).toBe(job.id);
+      expect((await releaseJobsOf(`killed-${death}`)).requeued).toEqual([job.id]);
+    }
+    expect((await claimJob("killed-last", [killer]))?.id).toBe(job.id);
+    const { requeued, failed } = await releaseJobsOf("killed-last");
+    expect(requeued).toEqual([]);
+    expect(failed.map((j) => j.id)).toEqual([job.id]);
+    const row = await db().job.findUniqueOrThrow({ where: { id: job.id } });
+    expect(row).toMatchObject({ status: "failed", releases: MAX_JOB_RELEASES, attempts: 1, leaseOwner: null });
+    expect(row.error).toBe(`The worker process died ${MAX_JOB_RELEASES} times while running this job (the last time just now); it is not run again. Check the worker's log lines for why it died, then retry the job.`);
+    // a retry starts the count over
+    await retryJob(job.id);
+    expect(await db().job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: "queued", releases: 0, attempts: 0 });
+  });
+});
+
+describe("a dead worker's jobs, through the worker loop", () => {
+  it("tells the kind's onFailed about a job failed for killing its workers, and requeues the others", async () => {
+    const told: string[] = [];
+    const fragile = defineJob({ ...testJob("fragile", idle), onFailed: async (payload, message) => void told.push(`${payload.x}: ${message}`) });
+    const doomed = await enqueueJob(fragile, { x: 1 });
+    const spared = await enqueueJob(fragile, { x: 2 });
+    await db().job.update({ where: { id: doomed.id }, data: { releases: MAX_JOB_RELEASES - 1 } });
+    expect((await claimJob("fragile-worker", [fragile]))?.id).toBe(doomed.id);
+    expect((await claimJob("fragile-worker", [fragile]))?.id).toBe(spared.id);
+    expect(await releaseDeadWorker("fragile-worker", [fragile])).toEqual({ requeued: [spared.id], failed: [doomed.id] });
+    expect(told).toEqual([`1: The worker process died ${MAX_JOB_RELEASES} times while running this job (the last time just now); it is not run again. Check the worker's log lines for why it died, then retry the job.`]);
   });
 });
 

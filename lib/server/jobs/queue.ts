@@ -8,7 +8,9 @@ import { JOB_LEASE_MS, parsePayload, type JobDefinition } from "./definition";
  * The embedded queue: the Job table. Enqueueing checks the payload against its kind's schema. A
  * claim is one conditional update (status and lease in the WHERE clause), so two workers never
  * run the same job; a worker that dies stops renewing its lease and the job is claimed again,
- * until its attempts run out, after which it stays failed with its error.
+ * until its attempts run out, after which it stays failed with its error. A supervisor that saw
+ * its worker die hands that worker's jobs back at once (`releaseJobsOf`) instead of waiting out
+ * the lease.
  */
 
 function jobData(definition: JobDefinition, payload: unknown) {
@@ -130,7 +132,7 @@ export async function failJob(job: Job, owner: string, error: unknown, retry: Jo
 
 /** Puts a failed or cancelled job back in the queue with a fresh attempt budget. */
 export async function retryJob(jobId: string) {
-  return db().job.updateMany({ where: { id: jobId, status: { in: ["failed", "cancelled"] } }, data: { status: "queued", attempts: 0, runAfter: new Date(), error: null, finishedAt: null } });
+  return db().job.updateMany({ where: { id: jobId, status: { in: ["failed", "cancelled"] } }, data: { status: "queued", attempts: 0, releases: 0, runAfter: new Date(), error: null, finishedAt: null } });
 }
 
 export async function cancelJob(jobId: string) {
@@ -138,6 +140,46 @@ export async function cancelJob(jobId: string) {
     where: { id: jobId, status: { in: ["queued", "running"] } },
     data: { status: "cancelled", leaseOwner: null, leaseUntil: null, finishedAt: new Date() },
   });
+}
+
+/** A job whose worker died this many times while running it fails instead of being handed back again. */
+export const MAX_JOB_RELEASES = 3;
+
+/**
+ * Hands back the running jobs of a worker that is known to be gone (its supervisor saw it exit):
+ * queued again at once, lease cleared, the attempt it was on not counted. A job that has already
+ * been handed back MAX_JOB_RELEASES times (it keeps killing its worker) fails with a clear error.
+ * Returns the ids queued again and the jobs failed (with their error).
+ */
+export async function releaseJobsOf(workerId: string, now = new Date()): Promise<{ requeued: string[]; failed: Job[] }> {
+  const running = await db().job.findMany({ where: { leaseOwner: workerId, status: "running" }, select: { id: true, releases: true } });
+  const requeued: string[] = [];
+  const failed: Job[] = [];
+  for (const job of running) {
+    const ours = { id: job.id, leaseOwner: workerId, status: "running" };
+    if (job.releases + 1 >= MAX_JOB_RELEASES) {
+      const { count } = await db().job.updateMany({
+        where: ours,
+        data: {
+          status: "failed",
+          error: `The worker process died ${job.releases + 1} times while running this job (the last time just now); it is not run again. Check the worker's log lines for why it died, then retry the job.`,
+          leaseOwner: null,
+          leaseUntil: null,
+          releases: { increment: 1 },
+          releasedAt: now,
+          finishedAt: now,
+        },
+      });
+      if (count === 1) failed.push(await db().job.findUniqueOrThrow({ where: { id: job.id } }));
+    } else {
+      const { count } = await db().job.updateMany({
+        where: ours,
+        data: { status: "queued", leaseOwner: null, leaseUntil: null, runAfter: now, attempts: { decrement: 1 }, releases: { increment: 1 }, releasedAt: now },
+      });
+      if (count === 1) requeued.push(job.id);
+    }
+  }
+  return { requeued, failed };
 }
 
 export const newWorkerId = () => `worker-${process.pid}-${randomUUID().slice(0, 8)}`;

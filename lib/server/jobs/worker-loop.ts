@@ -1,7 +1,7 @@
 import type { Job } from "@/lib/generated/prisma/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { JOB_HEARTBEAT_MS, JobPayloadError, parsePayload, type JobDefinition, type WorkerDeps } from "./definition";
-import { claimJob, completeJob, failJob, newWorkerId, renewLease } from "./queue";
+import { claimJob, completeJob, failJob, newWorkerId, releaseJobsOf, renewLease } from "./queue";
 import { JOBS } from "./registry";
 import { logJob } from "../ops/job-log";
 import { startWorkerHeartbeat } from "../ops/worker-heartbeat";
@@ -18,6 +18,8 @@ export interface WorkerOptions {
   readonly signal: AbortSignal;
   readonly pollMs?: number;
   readonly log?: (message: string) => void;
+  /** this worker's id as the queue records it (a supervisor assigns it to release the worker's jobs when it dies) */
+  readonly workerId?: string;
 }
 
 /** Runs one claimed job to its end; returns false when no job was runnable. */
@@ -73,8 +75,22 @@ async function settleFailure(definition: JobDefinition, job: Job, owner: string,
   logJob(job, payload, failedForGood ? "failed" : "retrying", started, message);
 }
 
+/**
+ * A worker process is gone (its supervisor saw it exit): its running jobs go back to the queue at
+ * once, and one that has now killed its worker too often fails, its kind's onFailed told.
+ */
+export async function releaseDeadWorker(workerId: string, jobs: readonly JobDefinition[] = JOBS): Promise<{ requeued: string[]; failed: string[] }> {
+  const { requeued, failed } = await releaseJobsOf(workerId);
+  for (const job of failed) {
+    const definition = jobs.find((d) => d.kind === job.kind);
+    if (!definition?.onFailed) continue;
+    await definition.onFailed(parsePayload(definition, job.payload), job.error ?? "");
+  }
+  return { requeued, failed: failed.map((j) => j.id) };
+}
+
 export async function runWorker(options: WorkerOptions): Promise<void> {
-  const owner = newWorkerId();
+  const owner = options.workerId ?? newWorkerId();
   const pollMs = options.pollMs ?? 500;
   const kinds = (options.jobs ?? JOBS).map((d) => `${d.kind} (${d.lane})`);
   // the heartbeat row tells /api/ready a worker is alive, and /api/metrics how often it restarted

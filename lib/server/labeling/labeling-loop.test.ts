@@ -151,7 +151,8 @@ describe("rounds in the worker", () => {
 
     // stage 1 was drawn uniformly while the seed stage was labeled; the next one uses round 0's ranking
     expect(await db().batch.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 1 } } })).toMatchObject({ size: 10, drawnByRoundIndex: null, design: "uniform" });
-    await labelAll(annotators[0], projectId, truth, 2);
+    // one annotator is kept 5 free slots ahead: the sixth answer of stage 1 calls for the next stage
+    await labelAll(annotators[0], projectId, truth, 6);
     await stageDrawsSettled();
     const next = await db().batch.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 2 } }, include: { tasks: true } });
     expect(next).toMatchObject({ size: 10, drawnByRoundIndex: 0, design: "top-score" });
@@ -334,7 +335,7 @@ describe("the recommended configuration in the app", () => {
     await runOneJob("w", { deps: fastWorkerDeps });
     const round = await db().round.findFirstOrThrow({ where: { projectId, index: 0 } });
     expect(round.config).toMatchObject({ design: "proportional", acquisition: "hardnmi" });
-    await labelAll(annotators[0], projectId, truth, 1);
+    await labelAll(annotators[0], projectId, truth, 6);
     await stageDrawsSettled();
     const stage = await db().batch.findFirstOrThrow({ where: { projectId, drawnByRoundIndex: 0 }, include: { tasks: true } });
     // drawn from every row not drawn before it: the seed stage and stage 1 (uniform, before round 0) are out

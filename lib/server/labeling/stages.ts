@@ -190,11 +190,9 @@ export async function stageDrawsSettled(): Promise<void> {
  * or -1: rounds estimate from that prefix only, so every stage they weight is complete.
  */
 export async function settledThrough(tx: Tx, projectId: string): Promise<number> {
-  const stages = await tx.batch.findMany({ where: { projectId }, orderBy: { index: "asc" }, select: { index: true, _count: { select: { tasks: { where: { done: false } } } } } });
-  let last = -1;
-  for (const s of stages) {
-    if (s._count.tasks > 0) break;
-    last = s.index;
-  }
-  return last;
+  // draw orders grow with the stage index: the earliest open task is in the first unsettled stage
+  const open = await tx.task.findFirst({ where: { projectId, done: false }, orderBy: { drawOrder: "asc" }, select: { batch: { select: { index: true } } } });
+  if (open) return open.batch.index - 1;
+  const last = await tx.batch.findFirst({ where: { projectId }, orderBy: { index: "desc" }, select: { index: true } });
+  return last?.index ?? -1;
 }

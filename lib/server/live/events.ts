@@ -7,12 +7,15 @@ import { settledThrough } from "../labeling/stages";
 import { roundProgress, type RoundProgress } from "../rounds/round-progress";
 import type { SessionUser } from "../auth/session";
 import { countedLabels } from "../labeling/tasks";
+import type { ProjectRole } from "@/lib/generated/prisma/enums";
+import { createProjectFeeds, memberRoles, type ProjectFeeds } from "./project-feed";
 
 /**
  * What pages watch live: label counts, the stages, the round in progress and the latest
- * estimates. The server-sent events stream polls this snapshot and pushes it when it changes, so
- * updates cross from the worker process through the database without a message bus. Annotators
- * get estimates only where the owner allows it.
+ * estimates. The server-sent events stream pushes this snapshot when it changes, so updates
+ * cross from the worker process through the database without a message bus; one poller per
+ * project and process feeds every open stream (project-feed.ts). Annotators get estimates only
+ * where the owner allows it.
  */
 export interface ProjectSnapshot {
   labels: number;
@@ -27,7 +30,11 @@ export interface ProjectSnapshot {
 }
 
 export async function projectSnapshot(user: SessionUser, projectId: string): Promise<ProjectSnapshot> {
-  const role = await requireProjectRole(user, projectId);
+  return snapshotAs(projectId, await requireProjectRole(user, projectId));
+}
+
+/** The snapshot as a member with this role sees it (the caller checked the membership). */
+export async function snapshotAs(projectId: string, role: ProjectRole): Promise<ProjectSnapshot> {
   const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { budget: true, batchSize: true, paused: true, annotatorsSeeEstimates: true } });
   const latestStage = await db().batch.findFirst({ where: { projectId }, orderBy: { index: "desc" }, select: { index: true } });
   const settled = latestStage ? await settledThrough(db(), projectId) : -1;
@@ -63,44 +70,56 @@ export async function projectSnapshot(user: SessionUser, projectId: string): Pro
   };
 }
 
-/** A server-sent events response: the snapshot now, then whenever it changes; a heartbeat keeps proxies from closing it. */
-export function snapshotStream(user: SessionUser, projectId: string, signal: AbortSignal, pollMs = 1000): Response {
+const feedHolder = globalThis as unknown as { cerealProjectFeeds?: ProjectFeeds };
+
+/** The process's project feeds (on globalThis so Next's route bundles share one poller per project). */
+export function projectFeeds(): ProjectFeeds {
+  feedHolder.cerealProjectFeeds ??= createProjectFeeds({ snapshot: async (projectId, role) => JSON.stringify(await snapshotAs(projectId, role)), roles: memberRoles });
+  return feedHolder.cerealProjectFeeds;
+}
+
+/**
+ * A server-sent events response: `first` (the snapshot the route authorized with) at once, then
+ * the project feed's snapshot whenever it changes; a heartbeat keeps proxies from closing it.
+ */
+export function snapshotStream(user: SessionUser, projectId: string, first: ProjectSnapshot, signal: AbortSignal, feeds: ProjectFeeds = projectFeeds(), heartbeatMs = 15_000): Response {
   const encoder = new TextEncoder();
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stop = () => {};
   const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      let last = "";
-      let quiet = 0;
-      const tick = async () => {
-        if (signal.aborted) return;
-        try {
-          const text = JSON.stringify(await projectSnapshot(user, projectId));
-          if (text !== last) {
-            controller.enqueue(encoder.encode(`event: snapshot\ndata: ${text}\n\n`));
-            last = text;
-            quiet = 0;
-          } else if (++quiet * pollMs >= 15_000) {
-            controller.enqueue(encoder.encode(`: heartbeat\n\n`));
-            quiet = 0;
-          }
-          timer = setTimeout(tick, pollMs);
-        } catch (error) {
-          controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify({ message: (error as Error).message })}\n\n`));
-          controller.close();
-        }
-      };
-      signal.addEventListener("abort", () => {
-        clearTimeout(timer);
+    start(controller) {
+      let last = JSON.stringify(first);
+      let quietSince = Date.now();
+      let open = true;
+      const close = () => {
+        if (!open) return;
+        open = false;
+        stop();
         try {
           controller.close();
         } catch {
           // already closed by the client
         }
+      };
+      controller.enqueue(encoder.encode(`event: snapshot\ndata: ${last}\n\n`));
+      stop = feeds.watch(projectId, user.id, (event) => {
+        if (!open) return;
+        if ("error" in event) {
+          controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify({ message: event.error })}\n\n`));
+          close();
+        } else if (event.snapshot !== last) {
+          controller.enqueue(encoder.encode(`event: snapshot\ndata: ${event.snapshot}\n\n`));
+          last = event.snapshot;
+          quietSince = Date.now();
+        } else if (Date.now() - quietSince >= heartbeatMs) {
+          controller.enqueue(encoder.encode(`: heartbeat\n\n`));
+          quietSince = Date.now();
+        }
       });
-      await tick();
+      if (signal.aborted) close();
+      else signal.addEventListener("abort", close, { once: true });
     },
     cancel() {
-      clearTimeout(timer);
+      stop();
     },
   });
   return new Response(stream, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive" } });
