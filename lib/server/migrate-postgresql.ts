@@ -17,10 +17,11 @@ export async function migratePostgresql(url: string, dir = migrationsDir("postgr
   const client = new pg.Client(pool);
   await client.connect();
   try {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await client.query("BEGIN");
     try {
+      // before anything else, CREATE SCHEMA included: two starts at once would both try to create it
       await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`cereal-migrate:${schema}`]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
       await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
         "id" VARCHAR(36) PRIMARY KEY NOT NULL,
         "checksum" VARCHAR(64) NOT NULL,
