@@ -7,6 +7,7 @@
  *   ace, cluster   label-free evaluation across embedding spaces, candidate clusterings (bin/label-free-commands.ts)
  *   report, recompute   a project's report to a folder, its tables recomputed offline (bin/report-commands.ts)
  *   backup, restore   the data folder as one archive and back (bin/ops-commands.ts)
+ *   remote    a running server over its API with an access token: projects, import, status, export (bin/remote-commands.ts)
  * It only composes lib/data (the bundle), lib/cereal (the loop) and models/ (the TF.js surrogate).
  */
 import { spawn } from "node:child_process";
@@ -14,7 +15,7 @@ import { mkdir, open, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { METRIC_KEYS, type MetricKey } from "@/lib/metrics";
+import { METRIC_KEYS, type MetricKey, type MetricValues } from "@/lib/metrics";
 import type { ScoreMode } from "@/lib/cereal/method/acquire";
 import { ACQUISITIONS, type Acquisition } from "@/lib/cereal/method/acquisition";
 import type { Design } from "@/lib/cereal/method/designs";
@@ -23,19 +24,23 @@ import { aecTable, paperGrid, type GridRun } from "@/lib/cereal/harness/grid";
 import { createKnnSurrogateFactory } from "@/lib/cereal/fakes/knn-surrogate";
 import { RECOMMENDED } from "@/lib/cereal/method/recommended";
 import { createPairComponentsSurrogateFactory } from "@/lib/cereal/fakes/pair-components-surrogate";
-import { PAIR_DESIGNS, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
+import { PAIR_DESIGNS, RECOMMENDED_PAIRS, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
 import type { PairwiseSurrogateFactory } from "@/lib/cereal/pairwise/pair-surrogate";
 import { simulatePairwise } from "@/lib/cereal/harness/pairwise-simulate";
 import type { CerealProblem } from "@/lib/cereal/method/problem";
-import { simulate, type RoundRecord, type SimulationResult } from "@/lib/cereal/harness/simulate";
+import { metricMap, simulate, type RoundRecord, type SimulationResult } from "@/lib/cereal/harness/simulate";
+import { aecPerAnnotatorHour } from "@/lib/cereal/harness/aec";
 import type { SurrogateFactory } from "@/lib/cereal/method/surrogate";
 import { loadBundle } from "@/lib/data/bundle";
 import { CommandError, PROJECT_USAGE, runAddClustering, runImport } from "./project-commands";
 import { LABEL_FREE_USAGE, runAce, runCluster } from "./label-free-commands";
 import { REPORT_USAGE, runRecompute, runReport } from "./report-commands";
 import { OPS_USAGE, runBackup, runRestore } from "./ops-commands";
+import { REMOTE_USAGE, runRemote } from "./remote-commands";
+import { RemoteError } from "./remote-client";
 import { parseCompare, runEstimatorsTable, withRecommended } from "./estimator-commands";
 import { readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
+import { runPairwiseTable } from "./pairwise-commands";
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const RECOMMENDED_TEXT = `${RECOMMENDED.acquisition}, ${RECOMMENDED.design}, ${RECOMMENDED.fixmatch ? "FixMatch" : "supervised"}, ${RECOMMENDED.estimator}`;
@@ -52,14 +57,19 @@ const USAGE = `usage:
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
                   [--uniform-share 0] [--outputs 2xCLASSES] [--model mlp|linear] [--surrogate mlp|fake] [--seed S] [--no-intervals] [--out FILE.json]
-  cereal table    --bundle DIR --clustering NAME --grid paper|estimators [--only 'LABEL|LABEL'] [--report] [--seeds 3] [--budget 1000] [--batch 50]
+                  [--seconds-per-answer S (summary.aecPerAnnotatorHour; both modes)] [--pair-ppi (random pairs: prediction-powered ARI, FMI in byEstimator)]
+                  [--recommended (${RECOMMENDED_PAIRS.pairDesign} pairs, uniform share ${RECOMMENDED_PAIRS.pairUniformShare}: the app's default)]
+  cereal table    --bundle DIR --clustering NAME --grid paper|estimators|pairwise [--only 'LABEL|LABEL'] [--report] [--seeds 3] [--budget 1000 (pairwise 2000)] [--batch 50 (pairwise 200)]
                   [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
                   [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach]
+                  [--seconds-per-answer S (pairwise: AEC per annotator-hour column)]
 ${PROJECT_USAGE}
 ${LABEL_FREE_USAGE}
 ${REPORT_USAGE}
 
-${OPS_USAGE}`;
+${OPS_USAGE}
+
+${REMOTE_USAGE}`;
 
 // ---------- shared option parsing ----------
 
@@ -141,7 +151,17 @@ const SIMULATE_OPTIONS = {
   outputs: { type: "string" },
   model: { type: "string" },
   "uniform-share": { type: "string" },
+  "seconds-per-answer": { type: "string" },
+  "pair-ppi": { type: "boolean", default: false },
 } as const;
+
+/** --seconds-per-answer S: the summary adds aecPerAnnotatorHour (x in hours of answering at S seconds an answer) */
+function withAnnotatorHours<S extends { aecPer1000Labels: MetricValues }>(summary: S, seconds: string | undefined): S | (S & { aecPerAnnotatorHour: MetricValues; secondsPerAnswer: number }) {
+  if (seconds === undefined) return summary;
+  const s = num(seconds, "seconds-per-answer", 0);
+  if (!(s > 0)) throw new UsageError(`--seconds-per-answer must be a positive number of seconds, got '${seconds}'`);
+  return { ...summary, secondsPerAnswer: s, aecPerAnnotatorHour: metricMap((k) => aecPerAnnotatorHour(summary.aecPer1000Labels[k], s)) };
+}
 
 function formatRound(r: RoundRecord, clusterings: string[]): string {
   const parts = clusterings.map((c) => {
@@ -191,7 +211,7 @@ async function runSimulate(argv: string[]): Promise<void> {
     calibrate: values.calibrate,
     trainerGuard: values["trainer-guard"],
   });
-  const output = { bundle: name, surrogate: surrogateName, ...result, config: { ...result.config, bundle: name, surrogate: surrogateName } };
+  const output = { bundle: name, surrogate: surrogateName, ...result, summary: withAnnotatorHours(result.summary, values["seconds-per-answer"]), config: { ...result.config, bundle: name, surrogate: surrogateName } };
   const json = JSON.stringify(output);
   if (values.out) {
     await mkdir(dirname(resolve(values.out)), { recursive: true });
@@ -214,8 +234,10 @@ async function runPairwiseSimulate(values: ReturnType<typeof parseArgs<{ args: s
     surrogateName === "fake" ? createPairComponentsSurrogateFactory() : (await import("../models/mcl-surrogate")).mclSurrogateFactory({ model });
   const started = performance.now();
   const batch = int(values.batch, "batch", 1000);
+  // --recommended: the app's recommended pair design and uniform share, where the command line does not say otherwise
+  const recommended = values.recommended ? RECOMMENDED_PAIRS : null;
   const result = await simulatePairwise(problem, labels, factory, {
-    design: oneOf<PairDesign>(values["pair-design"], "pair-design", PAIR_DESIGNS, "random"),
+    design: oneOf<PairDesign>(values["pair-design"] ?? recommended?.pairDesign, "pair-design", PAIR_DESIGNS, "random"),
     // --threshold T in pairwise mode: estimate on items with max p > T (plus the pair-labeled ones)
     strategy: values.threshold === undefined ? "all" : "thresholded",
     threshold: values.threshold === undefined ? undefined : num(values.threshold, "threshold", 0.5),
@@ -224,7 +246,8 @@ async function runPairwiseSimulate(values: ReturnType<typeof parseArgs<{ args: s
     batch,
     budget: int(values.budget, "budget", 10000),
     numOutputs: values.outputs === undefined ? undefined : int(values.outputs, "outputs", 20),
-    designOptions: { uniformShare: num(values["uniform-share"], "uniform-share", 0) },
+    designOptions: { uniformShare: num(values["uniform-share"], "uniform-share", recommended?.pairUniformShare ?? 0) },
+    pairPpi: values["pair-ppi"],
     intervals: values["no-intervals"] ? false : { draws: int(values["interval-draws"], "interval-draws", 200) },
     timings: !values["no-timings"],
     onRound: values.quiet
@@ -234,7 +257,7 @@ async function runPairwiseSimulate(values: ReturnType<typeof parseArgs<{ args: s
             `${formatRound(r, clusterings)} | pair acc ${r.pairAccuracy?.toFixed(3) ?? "-"} same ${r.positiveShare.toFixed(3)} kept ${r.estimatedShare.toFixed(3)} ids ${r.clustersUsed}\n`,
           ),
   });
-  const output = { bundle: name, surrogate: surrogateName, ...result, config: { ...result.config, bundle: name, surrogate: surrogateName, model } };
+  const output = { bundle: name, surrogate: surrogateName, ...result, summary: withAnnotatorHours(result.summary, values["seconds-per-answer"]), config: { ...result.config, bundle: name, surrogate: surrogateName, model } };
   const json = JSON.stringify(output);
   if (values.out) {
     await mkdir(dirname(resolve(values.out)), { recursive: true });
@@ -267,6 +290,7 @@ const TABLE_OPTIONS = {
   detach: { type: "boolean", default: false },
   only: { type: "string" },
   report: { type: "boolean", default: false },
+  "seconds-per-answer": { type: "string" },
 } as const;
 
 function runChild(args: string[]): Promise<void> {
@@ -284,11 +308,13 @@ function runChild(args: string[]): Promise<void> {
 async function runTable(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: TABLE_OPTIONS, strict: true });
   if (!values.bundle || !values.clustering) throw new UsageError("table needs --bundle and --clustering");
-  if (values.grid !== "paper" && values.grid !== "estimators") throw new UsageError(`unknown --grid '${values.grid}' (known: paper, estimators)`);
+  if (values.grid !== "paper" && values.grid !== "estimators" && values.grid !== "pairwise") throw new UsageError(`unknown --grid '${values.grid}' (known: paper, estimators, pairwise)`);
+  const pairwise = values.grid === "pairwise";
   const seeds = int(values.seeds, "seeds", 3);
-  const budget = int(values.budget, "budget", 1000);
-  const batch = int(values.batch, "batch", 50);
-  const seedSize = int(values["seed-size"], "seed-size", 50);
+  // pairwise: answers are cheaper and say less each, so larger batches (the seed stage is one batch)
+  const budget = int(values.budget, "budget", pairwise ? 2000 : 1000);
+  const batch = int(values.batch, "batch", pairwise ? 200 : 50);
+  const seedSize = int(values["seed-size"], "seed-size", pairwise ? batch : 50);
   const steps = values.steps === undefined ? undefined : int(values.steps, "steps", 512);
   const surrogate = oneOf(values.surrogate, "surrogate", ["mlp", "fake"] as const, "mlp");
   const parallel = Math.max(1, int(values.parallel, "parallel", 2));
@@ -312,6 +338,12 @@ async function runTable(argv: string[]): Promise<void> {
     return;
   }
 
+  if (pairwise)
+    return runPairwiseTable({
+      bundle: values.bundle, clustering: values.clustering, seeds, budget, batch, seedSize, surrogate, parallel,
+      jobs: values.jobs, intervalDraws: values["interval-draws"], out: values.out, reportOnly: values.report, runChild,
+      secondsPerAnswer: values["seconds-per-answer"] === undefined ? undefined : num(values["seconds-per-answer"], "seconds-per-answer", 0),
+    });
   if (values.grid === "estimators")
     return runEstimatorsTable({
       bundle: values.bundle, clustering: values.clustering, seeds, budget, batch, seedSize, steps, surrogate, parallel,
@@ -388,6 +420,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === "recompute") return void (await runRecompute(rest, surrogateFactory));
   if (command === "backup") return void (await runBackup(rest));
   if (command === "restore") return void (await runRestore(rest));
+  if (command === "remote") return void (await runRemote(rest));
   if (command === undefined || command === "help" || command === "--help") {
     process.stdout.write(USAGE + "\n");
     return;
@@ -396,7 +429,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError || error instanceof CommandError) process.stderr.write(`cereal: ${error.message}\n${USAGE}\n`);
+  if (error instanceof RemoteError) process.stderr.write(`cereal: ${error.message}\n`);
+  else if (error instanceof UsageError || error instanceof CommandError) process.stderr.write(`cereal: ${error.message}\n${USAGE}\n`);
   else process.stderr.write(`cereal: ${(error as Error).message}\n`);
   process.exitCode = error instanceof UsageError || error instanceof CommandError ? 2 : 1;
 });

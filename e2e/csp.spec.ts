@@ -2,12 +2,12 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import { ADMIN, signIn } from "./session";
+import { watchViolations, type Violation } from "./csp-violations";
 
 /**
  * Every page, as the owner (the demo admin) and as an annotator, under the Content-Security-Policy
  * of proxy.ts: the browser reports no violation, and the page's scripts ran (it is interactive).
  */
-type Violation = { directive: string; blocked: string; source: string };
 
 /** Leases held now: the workspace gives its tasks back when left, so later specs find the seed batch whole. */
 function leases(): number {
@@ -17,23 +17,6 @@ function leases(): number {
   } finally {
     db.close();
   }
-}
-
-async function watchViolations(page: Page) {
-  await page.addInitScript(() => {
-    const seen: Violation[] = [];
-    (window as unknown as { __cspViolations: Violation[] }).__cspViolations = seen;
-    document.addEventListener("securitypolicyviolation", (e) => seen.push({ directive: e.violatedDirective, blocked: e.blockedURI, source: e.sourceFile }));
-  });
-  const console: string[] = [];
-  page.on("console", (m) => {
-    if (/Content Security Policy/i.test(m.text())) console.push(m.text());
-  });
-  return async (where: string) => {
-    const violations = await page.evaluate(() => (window as unknown as { __cspViolations: Violation[] }).__cspViolations);
-    expect(violations, where).toEqual([]);
-    expect(console, where).toEqual([]);
-  };
 }
 
 async function visit(page: Page, url: string, check: (where: string) => Promise<void>) {

@@ -342,4 +342,18 @@ test("the owner runs an oracle simulation and reads its curves and AEC table", a
   await expect(table).toContainText(simulations[0].summary.aec.nmi.toFixed(4));
   await expect(table.locator("tbody tr")).toHaveCount(2 + 3 + (simulations[0].summary.intervalCoverage ? 1 : 0));
   await shoot(page, "simulation");
+
+  // the same project simulated pairwise: the reference labels answer same/different for the pairs drawn
+  await form.getByLabel("Mode").selectOption("pairwise");
+  await expect(form.getByLabel("Acquisition")).toHaveCount(0);
+  await expect(form.getByLabel("Pair design")).toHaveValue("random");
+  await form.getByLabel("Seed batch").fill("40");
+  await form.getByLabel("Batch", { exact: true }).fill("40");
+  await form.getByLabel("Budget").fill("80");
+  await form.getByRole("button", { name: "Run simulation" }).click();
+  await expect(page.getByTestId("simulation-run").first()).toContainText("pairwise · random pairs");
+  await expect(page.getByTestId("simulation-run").first()).toHaveAttribute("data-status", "done", { timeout: 150_000 });
+  const pairwise = (await (await page.request.get(`/api/projects/${projectId}/simulations`)).json()).simulations[0];
+  expect(pairwise.options).toMatchObject({ mode: "pairwise", pairDesign: "random", seedSize: 40, batch: 40, budget: 80 });
+  await expect(table).toContainText(pairwise.summary.aec.nmi.toFixed(4));
 });

@@ -78,6 +78,17 @@ test("a researcher creates a project from a zipped bundle and sees the mapping c
   await sampling.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByText("Settings saved.")).toBeVisible();
   await expect(page.getByTestId("recommended-configuration")).toBeVisible();
+  // a pairwise project (no labels yet, so the mode may change) also chooses its pair design
+  await expect(sampling.getByLabel("Pair design")).toHaveCount(0);
+  await sampling.getByLabel("Annotation mode").selectOption("pairwise");
+  await expect(sampling.getByLabel("Pair design")).toHaveValue("random");
+  await sampling.getByLabel("Pair design").selectOption("anchor");
+  await sampling.getByLabel("Uniform share of a pair stage").fill("0.25");
+  await sampling.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("Settings saved.")).toBeVisible();
+  await page.reload();
+  await expect(sampling.getByLabel("Pair design")).toHaveValue("anchor");
+  await expect(sampling.getByLabel("Uniform share of a pair stage")).toHaveValue("0.25");
 
   await page.goto("/projects");
   await expect(page.getByRole("link", { name: /Shapes from e2e/ })).toContainText("0 / 1,000 labels");

@@ -246,6 +246,8 @@ test("the pairwise demo is labeled to the end of its seed stage", async ({ page 
   expect(rows.map((r) => r.answer ?? r.kind)).toEqual(expect.arrayContaining(["same", "different", "unsure"]));
   expect(rows).toHaveLength(10);
   expect(rows.every((r) => r.item_b_index !== null && r.annotator === ADMIN.email)).toBe(true);
+  // every answer carries the time it took on screen: never negative, never more than the test's 120 s
+  expect(rows.every((r) => r.duration_ms !== null && r.duration_ms >= 0 && r.duration_ms <= 120_000)).toBe(true);
   await expect.poll(async () => (await snapshot(page, id)).lastRound?.index, { timeout: 60_000 }).toBe(0);
   // Leaving gives the prefetched items of the next stage back at once.
   await page.goto("/projects");

@@ -16,6 +16,8 @@ export interface LabelRow {
   class_index: number | null;
   answer: string | null;
   annotator: string;
+  /** how long the answer took on the label page (answer-timer.ts) */
+  duration_ms: number | null;
   batch: number;
   draw_order: number;
   overflow: boolean;

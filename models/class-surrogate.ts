@@ -31,7 +31,7 @@ export interface MlpSurrogateConfig {
   readonly supervised?: Omit<SupervisedOptions, "seed" | "onStep">;
 }
 
-/** The TF.js MLP surrogate: the standardized embeddings stay on the backend for its lifetime. */
+/** The TF.js MLP surrogate: it holds the embeddings with their standardization for its lifetime (inputs.ts; rows standardized as batches are built). */
 export class MlpSurrogate extends MlpModel implements Surrogate {
   private constructor(
     x: Inputs,

@@ -122,10 +122,10 @@ export async function trainFixMatch(
       let lam = rng.beta(alpha, alpha);
       lam = Math.max(lam, 1 - lam);
       for (let i = 0; i < bu; i++) {
-        const u = rowsU[i] * d;
-        const v = rowsU[perm[i]] * d;
+        const u = rowsU[i];
+        const v = rowsU[perm[i]];
         const o = (b + i) * d;
-        for (let j = 0; j < d; j++) gradIn[o + j] = lam * x.data[u + j] + (1 - lam) * x.data[v + j];
+        for (let j = 0; j < d; j++) gradIn[o + j] = lam * x.value(u, j) + (1 - lam) * x.value(v, j);
       }
       const reporting = step >= total - window;
       const out = tf.tidy(() => {

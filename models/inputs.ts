@@ -5,7 +5,7 @@ import type { EmbeddingMatrix } from "@/lib/cereal/method/surrogate";
  * values). One scale, not per-column, keeps the embedding's geometry (relative spreads of the
  * dimensions) while putting inputs in the range the MLP's initialisation expects.
  */
-export function standardize(embeddings: EmbeddingMatrix): Float32Array {
+export function standardization(embeddings: EmbeddingMatrix): { mean: Float64Array; scale: number } {
   const { data, n, d } = embeddings;
   if (data.length !== n * d) throw new Error(`embedding data has ${data.length} values, expected ${n} x ${d}`);
   const mean = new Float64Array(d);
@@ -19,35 +19,42 @@ export function standardize(embeddings: EmbeddingMatrix): Float32Array {
     }
   }
   const rms = Math.sqrt(sq / Math.max(n * d, 1));
-  const scale = rms > 0 ? 1 / rms : 1;
-  const out = new Float32Array(n * d);
-  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) out[i * d + j] = (data[i * d + j] - mean[j]) * scale;
-  return out;
+  return { mean, scale: rms > 0 ? 1 / rms : 1 };
 }
 
 /**
- * The standardized embeddings, kept in host memory: a step's batch is assembled here (row
- * copies, input dropout, mixup) and uploaded as one tensor. On wasm that is ~10x cheaper than
- * tf.gather plus elementwise kernels on a backend-resident matrix, and the upload is a memcpy.
+ * The embeddings with their standardization, in host memory: a step's batch is assembled here
+ * (row copies, input dropout, mixup) and uploaded as one tensor. On wasm that is ~10x cheaper
+ * than tf.gather plus elementwise kernels on a backend-resident matrix, and the upload is a
+ * memcpy. Rows are standardized as they are copied, so no second N x D matrix is held (512 MB at
+ * 10^6 items of D = 128); the values are the float32 ones a standardized copy would hold.
  */
 export class Inputs {
-  constructor(
-    readonly data: Float32Array,
+  private constructor(
+    private readonly raw: Float32Array,
+    private readonly mean: Float64Array,
+    private readonly scale: number,
     readonly n: number,
     readonly d: number,
   ) {}
 
   static fromEmbeddings(embeddings: EmbeddingMatrix): Inputs {
-    return new Inputs(standardize(embeddings), embeddings.n, embeddings.d);
+    const { mean, scale } = standardization(embeddings);
+    return new Inputs(embeddings.data, mean, scale, embeddings.n, embeddings.d);
   }
 
-  /** copies the given rows into out, starting at out row `at` */
+  /** the standardized value of row r, column j (float32, as copyRows writes it) */
+  value(r: number, j: number): number {
+    return Math.fround((this.raw[r * this.d + j] - this.mean[j]) * this.scale);
+  }
+
+  /** copies the given rows, standardized, into out, starting at out row `at` */
   copyRows(rows: ArrayLike<number>, out: Float32Array, at = 0): Float32Array {
-    const d = this.d;
+    const { d, raw, mean, scale } = this;
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i];
       if (!(r >= 0 && r < this.n)) throw new Error(`row ${r} outside 0..${this.n - 1}`);
-      out.set(this.data.subarray(r * d, r * d + d), (at + i) * d);
+      for (let j = 0, from = r * d, to = (at + i) * d; j < d; j++) out[to + j] = (raw[from + j] - mean[j]) * scale;
     }
     return out;
   }

@@ -22,6 +22,8 @@ export default async function AppLayout({ children }: { children: React.ReactNod
             <span className="text-slate-600" data-testid="current-user">
               {user.name} <span className="text-slate-500">· {user.role.toLowerCase()}</span>
             </span>
+            <Link href="/docs/api" className="text-slate-600 hover:text-slate-900">API</Link>
+            <Link href="/account/tokens" className="text-slate-600 hover:text-slate-900">Access tokens</Link>
             <SignOutButton />
           </div>
         </div>

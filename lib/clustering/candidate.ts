@@ -5,7 +5,7 @@
  * its job lease between long synchronous stretches.
  */
 import { kMeans } from "./kmeans";
-import { spectralEmbedding, spectralGraph } from "./spectral";
+import { SPECTRAL_MAX_ITEMS, spectralEmbedding, spectralGraph } from "./spectral";
 
 export type ClusteringMethod = "kmeans" | "spectral";
 export const CLUSTERING_METHODS: readonly ClusteringMethod[] = ["kmeans", "spectral"];
@@ -31,6 +31,8 @@ export async function makeCandidateClustering(
   options: CandidateOptions,
   checkpoint: (stage: string) => Promise<void> = async () => {},
 ): Promise<CandidateClustering> {
+  if (options.method === "spectral" && n > SPECTRAL_MAX_ITEMS)
+    throw new RangeError(`spectral clustering is limited to ${SPECTRAL_MAX_ITEMS} items (its kNN search grows as N^2); this data has ${n}: use k-means`);
   let seconds = 0;
   const timed = <T>(step: () => T): T => {
     const started = performance.now();

@@ -141,3 +141,11 @@ describe("spectral clustering", () => {
     expect(c.labels.length).toBe(n);
   });
 });
+
+describe("candidate clustering limits", () => {
+  it("refuses spectral clustering above SPECTRAL_MAX_ITEMS before touching the points", async () => {
+    await expect(makeCandidateClustering(new Float32Array(0), 20_001, 8, { method: "spectral", k: 10, seed: 0 })).rejects.toThrow(
+      "spectral clustering is limited to 20000 items (its kNN search grows as N^2); this data has 20001: use k-means",
+    );
+  });
+});

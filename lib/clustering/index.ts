@@ -9,6 +9,6 @@ export { nearestNeighbours, symmetricKnnGraph } from "./knn-graph";
 export type { EigenPairs, LanczosOptions } from "./lanczos";
 export { largestEigenpairs, tridiagonalEigen } from "./lanczos";
 export type { SpectralOptions, SpectralResult, SpectralEmbedding } from "./spectral";
-export { spectralClustering, spectralGraph, spectralEmbedding, connectedComponents } from "./spectral";
+export { spectralClustering, spectralGraph, spectralEmbedding, connectedComponents, SPECTRAL_MAX_ITEMS } from "./spectral";
 export type { ClusteringMethod, CandidateClustering, CandidateOptions } from "./candidate";
 export { CLUSTERING_METHODS, makeCandidateClustering } from "./candidate";

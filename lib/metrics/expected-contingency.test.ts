@@ -37,4 +37,22 @@ describe("expectedContingency", () => {
     expect(() => expectedContingency(new Float32Array(4), new Float32Array(4))).toThrow(/probs, k/);
     expect(() => expectedContingency([0, 1], Float32Array.from([1, -1, 0, 1]))).toThrow(RangeError);
   });
+
+  it("takes hard ids with k stated: the same table as one-hot soft columns, empty clusters kept", () => {
+    const rows = { probs: Float32Array.from([0.25, 0.75, 1, 0, 0.5, 0.5]), k: 2 };
+    const ids = Int32Array.from([0, 2, 0]);
+    const oneHot = { probs: Float32Array.from([1, 0, 0, 0, 0, 1, 1, 0, 0]), k: 3 };
+    const hard = expectedContingency(rows, { ids, k: 3 }, [2, 1, 1]);
+    expect(denseTable(hard)).toEqual([
+      [1, 0, 1],
+      [2, 0, 0],
+    ]);
+    expect(hard).toEqual(expectedContingency(rows, oneHot, [2, 1, 1]));
+  });
+
+  it("rejects hard ids outside 0..k-1 or of another length, naming the id", () => {
+    const rows = { probs: Float32Array.from([1, 0, 0, 1]), k: 2 };
+    expect(() => expectedContingency(rows, { ids: Int32Array.from([0, 3]), k: 3 })).toThrow(/id 1 is 3, outside 0..2/);
+    expect(() => expectedContingency([0, 1], { ids: Int32Array.from([0]), k: 2 })).toThrow(/1 ids for 2 items/);
+  });
 });

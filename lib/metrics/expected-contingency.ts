@@ -15,12 +15,18 @@ export interface SoftLabels {
   readonly k: number;
 }
 
+/** Hard ids 0..k-1 with k stated: ids with no item stay as empty rows or columns (no N x k one-hot matrix needed). */
+export interface HardIds {
+  readonly ids: Int32Array;
+  readonly k: number;
+}
+
 /**
- * One side of a table: hard labels (number[] or Int32Array), a row-major N x K Float32Array of
- * probabilities (K inferred from N, which must then come from the other side or the weights),
- * or SoftLabels.
+ * One side of a table: hard labels (number[] or Int32Array, densified), HardIds, a row-major
+ * N x K Float32Array of probabilities (K inferred from N, which must then come from the other side
+ * or the weights), or SoftLabels.
  */
-export type Assignments = Labels | Float32Array | SoftLabels;
+export type Assignments = Labels | Float32Array | SoftLabels | HardIds;
 
 const DENSE_LIMIT = 1 << 22;
 
@@ -36,7 +42,12 @@ function isSoft(a: Assignments): a is SoftLabels {
   return typeof (a as SoftLabels).k === "number" && (a as SoftLabels).probs !== undefined;
 }
 
+function isHardIds(a: Assignments): a is HardIds {
+  return typeof (a as HardIds).k === "number" && (a as HardIds).ids instanceof Int32Array;
+}
+
 function knownLength(a: Assignments): number | undefined {
+  if (isHardIds(a)) return a.ids.length;
   if (isSoft(a)) return a.k > 0 ? a.probs.length / a.k : 0;
   if (a instanceof Float32Array) return undefined;
   return a.length;
@@ -45,6 +56,11 @@ function knownLength(a: Assignments): number | undefined {
 function side(a: Assignments, n: number, name: string): Side {
   let probs: Float32Array | Float64Array;
   let k: number;
+  if (isHardIds(a)) {
+    if (a.ids.length !== n) throw new RangeError(`${name}: ${a.ids.length} ids for ${n} items`);
+    for (let i = 0; i < n; i++) if (!(a.ids[i] >= 0 && a.ids[i] < a.k)) throw new RangeError(`${name}: id ${i} is ${a.ids[i]}, outside 0..${a.k - 1}`);
+    return { k: a.k, ids: a.ids };
+  }
   if (isSoft(a)) {
     probs = a.probs;
     k = a.k;

@@ -29,9 +29,15 @@ function groupCounts(sums: ArrayLike<number>): Map<number, number> {
 }
 
 /** log n for n = 0..max (log 0 unused), shared by every cell of one E[MI] evaluation. */
+let logs = new Float64Array(1);
+/** log n for n = 1..max (index 0 holds 0), grown as needed and kept: a table per call would cost O(N) in every interval draw. */
 function logTable(max: number): Float64Array {
-  const logs = new Float64Array(max + 1);
-  for (let n = 1; n <= max; n++) logs[n] = Math.log(n);
+  if (logs.length <= max) {
+    const grown = new Float64Array(Math.max(max + 1, 2 * logs.length));
+    grown.set(logs);
+    for (let n = logs.length; n < grown.length; n++) grown[n] = Math.log(n);
+    logs = grown;
+  }
   return logs;
 }
 

@@ -8,7 +8,7 @@ export { denseLabels } from "./labels";
 export type { ContingencyTable, PairDiagonal, TableLike } from "./table";
 export { asTable, denseTable } from "./table";
 export { contingency } from "./contingency";
-export type { Assignments, SoftLabels } from "./expected-contingency";
+export type { Assignments, HardIds, SoftLabels } from "./expected-contingency";
 export { expectedContingency } from "./expected-contingency";
 export { entropy, entropyOfCounts } from "./entropy";
 export { mutualInfo, mutualInfoFromTable } from "./mutual-info";

@@ -46,3 +46,13 @@ describe("Sfc32", () => {
     expect(createRandom(Number.NaN).next()).toBe(new Sfc32(0).next());
   });
 });
+
+describe("skip", () => {
+  it("moves the stream past exactly as many draws as next() would take", () => {
+    const a = new Sfc32(5);
+    const b = new Sfc32(5);
+    for (let i = 0; i < 1000; i++) a.next();
+    b.skip(1000);
+    expect(b.next()).toBe(a.next());
+  });
+});

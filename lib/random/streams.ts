@@ -25,6 +25,11 @@ export abstract class RandomStream implements RandomSource {
     return this.nextUint32() / 4294967296;
   }
 
+  /** moves the stream past `count` draws, as if next() had been called that often */
+  skip(count: number): void {
+    for (let i = 0; i < count; i++) this.nextUint32();
+  }
+
   /** integer in [0, n) */
   int(n: number): number {
     return Math.floor(this.next() * n);
@@ -82,6 +87,25 @@ export class Sfc32 extends RandomStream {
     this.c = ((this.c << 21) | (this.c >>> 11)) >>> 0;
     this.c = (this.c + t) >>> 0;
     return t;
+  }
+
+  /** nextUint32's steps in a loop on local 32-bit integers: an interval draw moves past every unlabeled row (intervals.ts) */
+  override skip(count: number): void {
+    let a = this.a | 0;
+    let b = this.b | 0;
+    let c = this.c | 0;
+    let d = this.d | 0;
+    for (let i = 0; i < count; i++) {
+      const t = (a + b + d) | 0;
+      d = (d + 1) | 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) | 0;
+      c = (((c << 21) | (c >>> 11)) + t) | 0;
+    }
+    this.a = a >>> 0;
+    this.b = b >>> 0;
+    this.c = c >>> 0;
+    this.d = d >>> 0;
   }
 }
 

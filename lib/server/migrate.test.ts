@@ -49,6 +49,31 @@ describe("migrations", () => {
     after.close();
   });
 
+  it("upgrades existing projects to the pair design setting: each keeps the pair design its acquisition implied", () => {
+    const names = listMigrations();
+    const upgrade = names.find((n) => n.endsWith("_pair_design_settings"))!;
+    const before = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
+    for (const name of names.slice(0, names.indexOf(upgrade))) fs.cpSync(path.join("prisma/migrations", name), path.join(before, name), { recursive: true });
+    const file = path.join(before, "db.sqlite");
+    migrateDatabase(file, before);
+    const db = new Database(file);
+    const insert = db.prepare(
+      `INSERT INTO "Project" (id, name, dataPath, bundleName, n, d, mode, acquisition, design, estimator, fixmatch, fixmatchSteps, updatedAt) VALUES (?, ?, ?, 'b', 10, 2, 'pairwise', ?, 'uniform', 'guarded', 1, 1024, CURRENT_TIMESTAMP)`,
+    );
+    for (const [id, acquisition] of [["p1", "hardnmi"], ["p2", "maxentropy"], ["p3", "bald"], ["p4", "crossentropy"], ["p5", "random"]]) insert.run(id, id, `/${id}`, acquisition);
+    db.close();
+    expect(migrateDatabase(file).applied).toEqual(names.slice(names.indexOf(upgrade)));
+    const after = new Database(file);
+    expect(after.prepare(`SELECT id, pairDesign, pairUniformShare FROM "Project" ORDER BY id`).all()).toEqual([
+      { id: "p1", pairDesign: "random", pairUniformShare: 0.5 },
+      { id: "p2", pairDesign: "uncertain", pairUniformShare: 0.5 },
+      { id: "p3", pairDesign: "uncertain", pairUniformShare: 0.5 },
+      { id: "p4", pairDesign: "anchor", pairUniformShare: 0.5 },
+      { id: "p5", pairDesign: "random", pairUniformShare: 0.5 },
+    ]);
+    after.close();
+  });
+
   it("upgrades a project mid-batch to stages: a batch partly filled with overflow is complete as it is", () => {
     const names = listMigrations();
     const upgrade = names.find((n) => n.endsWith("_stages"))!;
@@ -73,6 +98,40 @@ describe("migrations", () => {
       { index: 1, size: 3, design: null, eps: null, poolSize: null, evidence: null },
     ]);
     after.close();
+  });
+
+  it("keeps every project's rows through a migration that rebuilds a parent table (foreign keys are off while migrations run)", () => {
+    const names = listMigrations();
+    const rebuild = names.find((n) => n.endsWith("_recommended_configuration_in_code"))!;
+    expect(fs.readFileSync(path.join("prisma/migrations", rebuild, "migration.sql"), "utf8")).toMatch(/DROP TABLE "Project"/);
+    const before = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
+    for (const name of names.slice(0, names.indexOf(rebuild))) fs.cpSync(path.join("prisma/migrations", name), path.join(before, name), { recursive: true });
+    const file = path.join(before, "db.sqlite");
+    migrateDatabase(file, before);
+    const db = new Database(file);
+    db.prepare(`INSERT INTO "Project" (id, name, dataPath, bundleName, n, d, updatedAt) VALUES ('p', 'p', '/p', 'b', 100, 2, CURRENT_TIMESTAMP)`).run();
+    db.prepare(`INSERT INTO "Batch" (id, projectId, "index", size) VALUES ('b0', 'p', 0, 1)`).run();
+    db.prepare(`INSERT INTO "Task" (id, projectId, batchId, itemIndex, design, q, drawOrder) VALUES ('t0', 'p', 'b0', 3, 'uniform', 0.01, 0)`).run();
+    db.close();
+    migrateDatabase(file);
+    const after = new Database(file);
+    expect(after.prepare(`SELECT id FROM "Batch"`).all()).toEqual([{ id: "b0" }]);
+    expect(after.prepare(`SELECT id, itemIndex FROM "Task"`).all()).toEqual([{ id: "t0", itemIndex: 3 }]);
+    expect(after.pragma("foreign_keys", { simple: true })).toBe(1);
+    after.close();
+  });
+
+  it("refuses a migration that leaves a row pointing nowhere, and applies none", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
+    fs.mkdirSync(path.join(dir, "001_tables"));
+    fs.writeFileSync(path.join(dir, "001_tables", "migration.sql"), "CREATE TABLE p (id TEXT PRIMARY KEY); CREATE TABLE c (id TEXT PRIMARY KEY, pid TEXT REFERENCES p(id) ON DELETE CASCADE);");
+    fs.mkdirSync(path.join(dir, "002_orphan"));
+    fs.writeFileSync(path.join(dir, "002_orphan", "migration.sql"), "INSERT INTO c VALUES ('c1', 'missing');");
+    const file = path.join(dir, "db.sqlite");
+    expect(() => migrateDatabase(file, dir)).toThrow(/foreign key check failed: table c/);
+    const db = new Database(file);
+    expect(db.prepare(`SELECT name FROM sqlite_master WHERE name IN ('p', 'c')`).all()).toEqual([]);
+    db.close();
   });
 
   it("rolls back every pending migration when one fails, naming it, and leaves them to apply again", () => {

@@ -42,22 +42,39 @@ export function migrateDatabase(databasePath: string, dir = MIGRATIONS_DIR): Mig
     const done = new Set((db.prepare(APPLIED_MIGRATIONS_SQL).all() as { migration_name: string }[]).map((r) => r.migration_name));
     const pending = listMigrations(dir).filter((name) => !done.has(name));
     // All pending migrations apply together or not at all: a failed upgrade leaves the database as it was.
-    db.transaction(() => {
-      for (const name of pending) {
-        const sql = fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8");
-        const checksum = createHash("sha256").update(sql).digest("hex");
-        try {
-          db.exec(sql);
-        } catch (error) {
-          throw new Error(`migration ${name} failed: ${(error as Error).message}`, { cause: error });
-        }
-        db.prepare(
-          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES (?, ?, current_timestamp, ?, 1)`,
-        ).run(randomUUID(), checksum, name);
-      }
-    })();
+    // Foreign keys are off meanwhile: Prisma rebuilds a table (create, copy, drop, rename) between
+    // PRAGMA foreign_keys=OFF/ON, which SQLite ignores inside a transaction, and with them on,
+    // dropping a parent table deletes its children (ON DELETE CASCADE). They are checked before commit.
+    db.pragma("foreign_keys = OFF");
+    try {
+      applyPending(db, dir, pending);
+    } finally {
+      db.pragma("foreign_keys = ON");
+    }
     return { applied: pending };
   } finally {
     db.close();
   }
+}
+
+function applyPending(db: ReturnType<typeof openDatabaseFile>, dir: string, pending: readonly string[]) {
+  db.transaction(() => {
+    for (const name of pending) {
+      const sql = fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8");
+      const checksum = createHash("sha256").update(sql).digest("hex");
+      try {
+        db.exec(sql);
+      } catch (error) {
+        throw new Error(`migration ${name} failed: ${(error as Error).message}`, { cause: error });
+      }
+      db.prepare(
+        `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES (?, ?, current_timestamp, ?, 1)`,
+      ).run(randomUUID(), checksum, name);
+    }
+    const broken = db.prepare("PRAGMA foreign_key_check").all() as { table: string; rowid: number; parent: string }[];
+    if (broken.length) {
+      const first = broken[0];
+      throw new Error(`foreign key check failed: table ${first.table} row ${first.rowid} points to a missing ${first.parent} (${broken.length} row(s) in all); no migration was applied`);
+    }
+  })();
 }

@@ -27,3 +27,13 @@ export function aec(points: readonly ErrorPoint[], unit: number): number {
     points.map((p) => p.absErr),
   );
 }
+
+/**
+ * AEC with x in annotator-hours instead of thousands of labels, given the seconds one answer takes
+ * (the dashboard's median per mode, label-overview.ts): the x axis scales by 1000 s / 3600, so the
+ * area does too. Compares modes whose answers cost different times (a pair answer vs a class label).
+ */
+export function aecPerAnnotatorHour(aecPer1000Labels: number, secondsPerAnswer: number): number {
+  if (!(secondsPerAnswer > 0)) throw new Error(`aecPerAnnotatorHour: seconds per answer must be positive, got ${secondsPerAnswer}`);
+  return (aecPer1000Labels * 1000 * secondsPerAnswer) / 3600;
+}

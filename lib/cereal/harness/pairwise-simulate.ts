@@ -4,7 +4,7 @@
  * shape (rounds with estimate, interval, true, absErr; summary.aec and aecPer1000Labels), so the
  * same tables read both. nLabels counts answered pairs: one pair answer is one label.
  */
-import { contingency, metricsFromTable } from "@/lib/metrics";
+import { contingency, metricsFromTable, type MetricValues } from "@/lib/metrics";
 import { drawUniformPairs, recordPairDraws, type PairDesign, type PairDesignOptions, type PairDrawRecord } from "../pairwise/pair-designs";
 import type { PseudoLabelStrategy } from "../pairwise/pairwise-estimate";
 import { addPairAnswers, initialPairwiseState, runPairwiseRound } from "../pairwise/pairwise-round";
@@ -12,7 +12,10 @@ import type { PairwiseSurrogateFactory } from "../pairwise/pair-surrogate";
 import { defaultNumOutputs } from "../pairwise/pair-surrogate";
 import type { CerealProblem } from "../method/problem";
 import { Random } from "../../random/named-streams";
+import type { StopRuleOptions } from "../method/stop-rule";
 import { metricMap, summarise, trueMetrics, type RoundRecord, type SimulationSummary } from "./simulate";
+import { stopRecorder } from "./stop-records";
+import { pairCountMetrics, pairCounts, type PairStage } from "../pairwise/pair-count-ppi";
 
 export interface PairwiseSimulateOptions {
   readonly design: PairDesign;
@@ -30,6 +33,13 @@ export interface PairwiseSimulateOptions {
   readonly holdOut?: number;
   readonly designOptions?: PairDesignOptions;
   readonly intervals?: { readonly draws?: number; readonly level?: number } | false;
+  /** the stop rule's thresholds (default: stop-rule.ts DEFAULTS); recorded per round with intervals, as the clusterwise simulator does */
+  readonly stopRule?: StopRuleOptions;
+  /**
+   * record the prediction-powered pair counts' ARI and FMI beside the argmax estimate (byEstimator
+   * "pair-ppi"; pair-count-ppi.ts); random pairs only, whose stages are uniform probability samples
+   */
+  readonly pairPpi?: boolean;
   /** record the seconds fields (default true); false nulls them so equal seeds give equal JSON */
   readonly timings?: boolean;
   readonly onRound?: (record: PairwiseRoundRecord) => void;
@@ -67,6 +77,9 @@ export async function simulatePairwise(
   const n = problem.embeddings.n;
   if (labels.length !== n) throw new Error(`${labels.length} reference labels for ${n} items`);
   if (seedSize <= 0 || batch <= 0) throw new Error("seed size and batch must be positive");
+  if (options.pairPpi && options.design !== "random") throw new Error(`pair-ppi needs uniform pair stages (the random design), not ${options.design}`);
+  // each round's p(.|x): the stage a round draws is corrected with that round's (out-of-sample) predictions
+  const probaByRound: (Float32Array | null)[] = [];
   const truth = trueMetrics(problem, labels);
   const oracle = (draws: readonly PairDrawRecord[]) => Uint8Array.from(draws, (d) => (labels[d.row] === labels[d.rowB] ? 1 : 0));
 
@@ -74,6 +87,7 @@ export async function simulatePairwise(
   let state = initialPairwiseState(problem, seedDraws, oracle(seedDraws));
   const surrogate = await factory(problem.embeddings, numOutputs);
   const rounds: PairwiseRoundRecord[] = [];
+  const recordStop = stopRecorder(problem.clusterings.map((c) => c.name), options.stopRule);
   try {
     for (;;) {
       const nLabels = state.pairs.a.length;
@@ -100,6 +114,8 @@ export async function simulatePairwise(
       }
       let positives = 0;
       for (const s of state.pairs.same) positives += s;
+      probaByRound[result.round] = result.proba;
+      const byEstimator = options.pairPpi ? pairPpiRecords(problem, state, probaByRound, numOutputs, result.estimate, truth) : undefined;
       const record: PairwiseRoundRecord = {
         round: result.round,
         nLabels,
@@ -110,7 +126,7 @@ export async function simulatePairwise(
         absErr: Object.fromEntries(
           problem.clusterings.map((c) => [c.name, metricMap((k) => Math.abs(result.estimate[c.name][k] - truth[c.name][k]))]),
         ),
-        stop: null,
+        stop: recordStop(nLabels, result.estimate, result.intervals?.interval ?? null),
         surrogateAccuracyOnUnlabeled: accuracy,
         surrogateConfidenceOnUnlabeled: confidence,
         maskRate: null,
@@ -121,6 +137,7 @@ export async function simulatePairwise(
         positiveShare: nLabels ? positives / nLabels : 0,
         estimatedShare: result.estimatedRows.length / n,
         clustersUsed,
+        ...(byEstimator ? { byEstimator } : {}),
       };
       rounds.push(record);
       options.onRound?.(record);
@@ -150,4 +167,36 @@ export async function simulatePairwise(
     draws: [...state.draws],
     summary: summarise(rounds, problem.clusterings.map((c) => c.name), batch),
   };
+}
+
+/** argmax and pair-ppi estimates of a round (ARI and FMI corrected; the other metrics are argmax's) */
+function pairPpiRecords(
+  problem: CerealProblem,
+  state: { pairs: { a: Int32Array; b: Int32Array; same: Uint8Array }; draws: readonly PairDrawRecord[] },
+  probaByRound: readonly (Float32Array | null)[],
+  k: number,
+  estimate: Record<string, MetricValues>,
+  truth: Record<string, MetricValues>,
+) {
+  const rounds = [...new Set(state.draws.map((d) => d.round))].sort((x, y) => x - y);
+  const stages: PairStage[] = rounds.map((round) => {
+    const rows = state.draws.flatMap((d, i) => (d.round === round ? [i] : []));
+    return {
+      a: Int32Array.from(rows, (i) => state.pairs.a[i]),
+      b: Int32Array.from(rows, (i) => state.pairs.b[i]),
+      same: Uint8Array.from(rows, (i) => state.pairs.same[i]),
+      q: Float64Array.from(rows, (i) => state.draws[i].q),
+      proba: round === 0 ? null : (probaByRound[round - 1] ?? null),
+      k,
+    };
+  });
+  const corrected = Object.fromEntries(
+    problem.clusterings.map((c) => [c.name, { ...estimate[c.name], ...pairCountMetrics(pairCounts(c.assignments, stages)) }]),
+  );
+  const record = (values: Record<string, MetricValues>) => ({
+    estimate: values,
+    interval: null,
+    absErr: Object.fromEntries(problem.clusterings.map((c) => [c.name, metricMap((m) => Math.abs(values[c.name][m] - truth[c.name][m]))])),
+  });
+  return { argmax: record(estimate), "pair-ppi": record(corrected) };
 }

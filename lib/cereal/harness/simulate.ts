@@ -16,7 +16,8 @@ import { addLabels, initialState, type CerealProblem } from "../method/problem";
 import { Random } from "../../random/named-streams";
 import { needsSurrogate, runRound, type CalibrationReport } from "../method/round";
 import type { SurrogateHealth } from "../method/surrogate-health";
-import { stopDecision, type HistoryPoint, type StopRuleOptions } from "../method/stop-rule";
+import type { StopRuleOptions } from "../method/stop-rule";
+import { stopRecorder, type StopRecords } from "./stop-records";
 import type { Surrogate, SurrogateFactory } from "../method/surrogate";
 
 export interface SimulateOptions {
@@ -56,11 +57,6 @@ export interface EstimatorRecord {
   readonly absErr: Record<string, MetricValues>;
 }
 
-export interface StopRecord {
-  readonly converged: boolean;
-  readonly labelsStillNeeded: number | null;
-}
-
 export interface RoundRecord {
   readonly round: number;
   readonly nLabels: number;
@@ -69,7 +65,7 @@ export interface RoundRecord {
   readonly pBest: Record<MetricKey, Record<string, number>> | null;
   readonly true: Record<string, MetricValues>;
   readonly absErr: Record<string, MetricValues>;
-  readonly stop: Record<string, Record<MetricKey, StopRecord>> | null;
+  readonly stop: StopRecords | null;
   readonly surrogateAccuracyOnUnlabeled: number | null;
   /** mean of max_y pi(y|x) over the unlabeled rows: above the accuracy, the surrogate is overconfident; below, underconfident (the intervals trust pi) */
   readonly surrogateConfidenceOnUnlabeled: number | null;
@@ -151,7 +147,7 @@ export async function simulate(
   const surrogate: Surrogate | null = needsSurrogate(options) ? await factory(problem.embeddings, problem.numClasses) : null;
   const rounds: RoundRecord[] = [];
   // per clustering and metric, the estimates so far: the stop rule reads them
-  const history = new Map<string, HistoryPoint[]>();
+  const recordStop = stopRecorder(problem.clusterings.map((c) => c.name), options.stopRule);
 
   try {
     for (;;) {
@@ -191,22 +187,7 @@ export async function simulate(
       const absErr = Object.fromEntries(
         problem.clusterings.map((c) => [c.name, metricMap((k) => Math.abs(result.estimate[c.name][k] - truth[c.name][k]))]),
       );
-      let stop: Record<string, Record<MetricKey, StopRecord>> | null = null;
-      if (result.intervals) {
-        stop = {};
-        for (const c of problem.clusterings) {
-          const perMetric = {} as Record<MetricKey, StopRecord>;
-          for (const k of METRIC_KEYS) {
-            const key = `${c.name}/${k}`;
-            const points = history.get(key) ?? [];
-            points.push({ nLabels, estimate: result.estimate[c.name][k], interval: result.intervals.interval[c.name][k] });
-            history.set(key, points);
-            const decision = stopDecision(points, options.stopRule);
-            perMetric[k] = { converged: decision.converged, labelsStillNeeded: decision.labelsStillNeeded };
-          }
-          stop[c.name] = perMetric;
-        }
-      }
+      const stop = recordStop(nLabels, result.estimate, result.intervals?.interval ?? null);
       const record: RoundRecord = {
         round: result.round,
         nLabels,

@@ -60,17 +60,18 @@ export interface AcquireOptions {
 /** clustering-dependent acquisitions (the others give the same score whatever the clustering) */
 const PER_CLUSTERING: ReadonlySet<Acquisition> = new Set(["crossentropy", "hardnmi", "softnmi"]);
 
-/** Scores of the pool rows listed by `positions` (indices into input.pool) under one clustering. */
-export function scorePool(input: AcquireInput, acquisition: Acquisition, clustering: TestClustering, positions: Int32Array): Float64Array {
+/** Scores of the pool rows listed by `positions` (indices into input.pool; null: the whole pool, in order) under one clustering. */
+export function scorePool(input: AcquireInput, acquisition: Acquisition, clustering: TestClustering, positions: Int32Array | null): Float64Array {
   const C = input.numClasses;
-  if (acquisition === "random") return new Float64Array(positions.length);
+  const count = positions ? positions.length : input.pool.length;
+  if (acquisition === "random") return new Float64Array(count);
   if (!input.proba) throw new Error(`${acquisition} acquisition needs the surrogate's probabilities`);
-  const proba = new Float32Array(positions.length * C);
-  for (let i = 0; i < positions.length; i++) proba.set(input.proba.subarray(positions[i] * C, (positions[i] + 1) * C), i * C);
+  const proba = positions ? gatherRows(input.proba, positions, C) : input.proba;
   if (acquisition === "maxentropy") return scoreMaxEntropy(proba, C);
   if (acquisition === "bald") {
     if (!input.mc) throw new Error("bald acquisition needs MC dropout probabilities");
     const { passes } = input.mc;
+    if (!positions) return scoreBald(input.mc.proba, passes, C);
     const P = input.pool.length;
     const mc = new Float32Array(passes * positions.length * C);
     for (let t = 0; t < passes; t++)
@@ -80,28 +81,36 @@ export function scorePool(input: AcquireInput, acquisition: Acquisition, cluster
   }
   if (!input.currentClasses) throw new Error(`${acquisition} acquisition needs the current labels + pseudo-labels`);
   const table = jointTable(input.currentClasses, clustering.assignments, C, clustering.k);
-  const clusterOf = Int32Array.from(positions, (p) => clustering.assignments[input.pool[p]]);
+  const clusterOf = new Int32Array(count);
+  for (let i = 0; i < count; i++) clusterOf[i] = clustering.assignments[input.pool[positions ? positions[i] : i]];
   if (acquisition === "crossentropy") return scoreCrossEntropy(proba, C, clusterOf, table);
   if (acquisition === "hardnmi" || !clustering.soft) {
     // a clustering without a soft version: f(c|x) is one-hot, and Soft NMI reduces to Hard NMI
     return scoreHardNmi(proba, C, clusterOf, table);
   }
   const K = clustering.k;
-  const soft = new Float32Array(positions.length * K);
-  for (let i = 0; i < positions.length; i++) {
-    const row = input.pool[positions[i]];
-    soft.set(clustering.soft.subarray(row * K, (row + 1) * K), i * K);
+  const soft = new Float32Array(count * K);
+  for (let i = 0; i < count; i++) {
+    const row = input.pool[positions ? positions[i] : i];
+    for (let c = 0; c < K; c++) soft[i * K + c] = clustering.soft[row * K + c];
   }
   return scoreSoftNmi(proba, C, soft, table);
 }
 
+/** rows `positions` of a [rows x width] matrix, in that order */
+function gatherRows(source: Float32Array, positions: Int32Array, width: number): Float32Array {
+  const out = new Float32Array(positions.length * width);
+  for (let i = 0; i < positions.length; i++) for (let j = 0, from = positions[i] * width; j < width; j++) out[i * width + j] = source[from + j];
+  return out;
+}
+
 /** Every pool row's score, the mean over the clusterings (one for clustering-independent acquisitions): the ranking. */
 export function meanScores(input: AcquireInput, acquisition: Acquisition): Float64Array {
-  const all = Int32Array.from({ length: input.pool.length }, (_, i) => i);
-  const scores = new Float64Array(all.length);
+  const scores = new Float64Array(input.pool.length);
   const clusterings = PER_CLUSTERING.has(acquisition) ? input.clusterings : input.clusterings.slice(0, 1);
   for (const c of clusterings) {
-    const s = scorePool(input, acquisition, c, all);
+    // the whole pool in order: pi and the MC passes are read in place, not copied per clustering
+    const s = scorePool(input, acquisition, c, null);
     for (let i = 0; i < s.length; i++) scores[i] += s[i] / clusterings.length;
   }
   return scores;

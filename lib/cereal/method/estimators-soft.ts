@@ -31,10 +31,8 @@ export function softTable(input: EstimatorInput, clustering: TestClustering): Co
     clusters[m + i] = clustering.assignments[input.unlabeled[i]];
     weights[m + i] = 1;
   }
-  // the clusters side as soft one-hot rows so K is the clustering's k (expectedContingency densifies hard labels)
-  const clusterProbs = new Float32Array((m + u) * clustering.k);
-  for (let i = 0; i < m + u; i++) clusterProbs[i * clustering.k + clusters[i]] = 1;
-  return expectedContingency({ probs, k: C }, { probs: clusterProbs, k: clustering.k }, weights);
+  // the clusters side as ids with the clustering's k (hard labels would be densified to the clusters present)
+  return expectedContingency({ probs, k: C }, { ids: clusters, k: clustering.k }, weights);
 }
 
 export const softEstimator: Estimator = {

@@ -40,6 +40,8 @@ export interface Estimator {
    * estimate, their spread widened by the estimate's distance to their median (aroundEstimate), for
    * an estimator whose draws come from another, unbiased table (estimators-guarded.ts) */
   readonly intervalCentre?: "draws" | "estimate";
+  /** its table reads input.pseudoLabels when given: an interval draw samples them from pi (intervals.ts drawInput) */
+  readonly readsPseudoLabels?: boolean;
   table(input: EstimatorInput, clustering: TestClustering): ContingencyTable;
   /** the point estimate's metrics when they are not simply the table's (a bias correction, jackknife.ts) */
   metrics?(input: EstimatorInput, clustering: TestClustering): MetricValues;
@@ -94,6 +96,7 @@ export const labelsOnlyEstimator: Estimator = {
 export const argmaxEstimator: Estimator = {
   name: "argmax",
   usesSurrogate: true,
+  readsPseudoLabels: true,
   table(input, clustering) {
     const pseudo = input.pseudoLabels ?? (input.proba ? pseudoLabel(input.proba, input.numClasses) : null);
     if (!pseudo) throw new Error("argmax estimator: no surrogate probabilities for the unlabeled rows");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contingency, metricsFromTable } from "@/lib/metrics";
 import { argmaxEstimator, labelsOnlyEstimator, type EstimatorInput } from "./estimators";
-import { aroundEstimate, bootstrapIntervals, quantile } from "./intervals";
+import { aroundEstimate, bootstrapIntervals, drawInput, quantile } from "./intervals";
 import type { TestClustering } from "./problem";
 import { Random } from "../../random/named-streams";
 
@@ -98,3 +98,19 @@ describe("bootstrap intervals", () => {
     expect(width(large)).toBeLessThan(width(small) / 2);
   });
 });
+
+describe("drawInput", () => {
+  it("samples pseudo-labels only for an estimator that reads them, and draws the same multiplicities either way", () => {
+    const { input } = noisyWorld(3);
+    const sampled = new Random(9);
+    const skipped = new Random(9);
+    const withLabels = [drawInput(input, sampled, argmaxEstimator), drawInput(input, sampled, argmaxEstimator)];
+    const without = [drawInput(input, skipped, { usesSurrogate: true }), drawInput(input, skipped, { usesSurrogate: true })];
+    expect(withLabels[0].pseudoLabels).toHaveLength(input.unlabeled.length);
+    expect(without[0].pseudoLabels).toBeUndefined();
+    // the second draw's multiplicities follow the first draw's pseudo-labels in the stream
+    expect(without.map((d) => Array.from(d.multiplicity!))).toEqual(withLabels.map((d) => Array.from(d.multiplicity!)));
+    expect(skipped.next()).toBe(sampled.next());
+  });
+});
+

@@ -1,10 +1,11 @@
 /**
  * Intervals for every estimate, and the probability that each clustering is the best, from B
  * joint draws (beyond the paper). A draw resamples the labeled set with replacement (bootstrap:
- * the uncertainty of having labelled these items and not others) and samples each unlabeled
- * item's pseudo-label from pi(.|x) (the surrogate's own uncertainty). The same draws serve every
- * clustering, so their estimates are compared within a draw: P(best) is the share of draws in
- * which a clustering has the highest value of a metric (ties shared).
+ * the uncertainty of having labelled these items and not others) and, for an estimator that reads
+ * hard pseudo-labels (argmax), samples each unlabeled item's from pi(.|x) (the surrogate's own
+ * uncertainty). The same draws serve every clustering, so their estimates are compared within a
+ * draw: P(best) is the share of draws in which a clustering has the highest value of a metric
+ * (ties shared).
  */
 import { clampMetric, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
 import { pointMetrics, type Estimator, type EstimatorInput } from "./estimators";
@@ -42,30 +43,28 @@ export function quantile(sorted: ArrayLike<number>, p: number): number {
   return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
 
-/** One joint draw's input: multiplicities for the labeled rows, pseudo-labels sampled from pi. */
-export function drawInput(input: EstimatorInput, random: Random, samplePseudoLabels: boolean): EstimatorInput {
+/**
+ * One joint draw's input: multiplicities for the labeled rows, and pseudo-labels sampled from pi
+ * when the estimator reads them (argmax). For the others the stream only moves past those
+ * draws (one uniform per unlabeled row, as a categorical draw takes), without the O(N C) sampling
+ * or an N-sized array per draw: every estimator keeps the multiplicities it always drew, so
+ * recorded rounds recompute to the same intervals.
+ */
+export function drawInput(input: EstimatorInput, random: Random, estimator: Pick<Estimator, "usesSurrogate" | "readsPseudoLabels">): EstimatorInput {
   const m = input.labeled.rows.length;
   const multiplicity = new Int32Array(m);
   for (let i = 0; i < m; i++) multiplicity[random.int(m)]++;
   let pseudoLabels: Int32Array | undefined;
-  if (samplePseudoLabels && input.proba) {
-    const C = input.numClasses;
-    pseudoLabels = new Int32Array(input.unlabeled.length);
-    for (let i = 0; i < pseudoLabels.length; i++) pseudoLabels[i] = random.categorical(input.proba, i * C, C);
+  if (estimator.usesSurrogate && input.proba) {
+    if (estimator.readsPseudoLabels) {
+      const C = input.numClasses;
+      pseudoLabels = new Int32Array(input.unlabeled.length);
+      for (let i = 0; i < pseudoLabels.length; i++) pseudoLabels[i] = random.categorical(input.proba, i * C, C);
+    } else random.skip(input.unlabeled.length);
   }
   return { ...input, multiplicity, pseudoLabels };
 }
 
-/**
- * An interval around a point estimate that is not the draws' own (Estimator.intervalCentre
- * "estimate"): each side's distance from the draws' median to their quantile, widened by the
- * estimate's distance to that median in quadrature,
- *   [e - sqrt((m - lo)^2 + (e - m)^2), e + sqrt((hi - m)^2 + (e - m)^2)].
- * The draws estimate without bias (the ppi table) and e may be biased (the soft table): e - m
- * estimates that bias plus noise, E[(e - m)^2] = bias^2 + Var(e - m), so the widening is
- * conservative on average and vanishes when the two agree (ESTIMATORS.md, "Intervals"). The
- * caller clamps it to the metric's range.
- */
 export function aroundEstimate(estimate: number, lower: number, median: number, upper: number): Interval {
   const gap = estimate - median;
   return [estimate - Math.hypot(median - lower, gap), estimate + Math.hypot(upper - median, gap)];
@@ -89,7 +88,7 @@ export function bootstrapIntervals(
   >;
 
   for (let b = 0; b < B; b++) {
-    const draw = drawInput(input, random, estimator.usesSurrogate);
+    const draw = drawInput(input, random, estimator);
     for (const c of clusterings) {
       const metrics = metricsFromTable(estimator.table(draw, c));
       for (const k of METRIC_KEYS) values[c.name][k][b] = metrics[k];

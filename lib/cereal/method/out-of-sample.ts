@@ -55,6 +55,14 @@ export function pseudoTable(rows: Int32Array, proba: Float32Array, numClasses: n
   return out;
 }
 
+/** count[y * K + c]: rows of the pool with hard pseudo-label y in cluster c (pseudoTable of one-hot pi, without the N x C one-hot matrix). */
+function countTable(rows: Int32Array, labels: Int32Array, numClasses: number, clustering: TestClustering): Float64Array {
+  const K = clustering.k;
+  const out = new Float64Array(numClasses * K);
+  for (let i = 0; i < rows.length; i++) out[labels[i] * K + clustering.assignments[rows[i]]] += 1;
+  return out;
+}
+
 /** What one batch (a stage) adds to the record: its evidence and the drawing model's predictions of its rows. */
 export interface StageEvidence {
   readonly batch: BatchEvidence;
@@ -81,13 +89,11 @@ export function batchEvidence(args: {
 }): StageEvidence {
   const C = args.numClasses;
   const hard = pseudoLabel(args.calibratedProba, C);
-  const oneHot = new Float32Array(args.pool.length * C);
-  hard.forEach((y, i) => (oneHot[i * C + y] = 1));
   const softPseudo: Record<string, Float64Array> = {};
   const hardPseudo: Record<string, Float64Array> = {};
   for (const c of args.clusterings) {
     softPseudo[c.name] = pseudoTable(args.pool, args.calibratedProba, C, c);
-    hardPseudo[c.name] = pseudoTable(args.pool, oneHot, C, c);
+    hardPseudo[c.name] = countTable(args.pool, hard, C, c);
   }
   const residual = { a: 0, b: 0, bMax: 0 };
   const uniformQ = args.drawnPositions.length / Math.max(1, args.pool.length);

@@ -100,6 +100,18 @@ function tunedLambda(s: BatchStats): number {
   return Math.min(1, Math.max(0, suv / svv));
 }
 
+const sizes = new WeakMap<Int32Array, Float64Array>();
+/** Items per cluster, counted once per assignments array: an interval draw would otherwise count all N items per clustering. */
+function clusterSizes(clustering: TestClustering): Float64Array {
+  let counts = sizes.get(clustering.assignments);
+  if (!counts || counts.length !== clustering.k) {
+    counts = new Float64Array(clustering.k);
+    for (let i = 0; i < clustering.assignments.length; i++) counts[clustering.assignments[i]]++;
+    sizes.set(clustering.assignments, counts);
+  }
+  return counts;
+}
+
 /** The prediction-powered table of one clustering (eqs. 1-3), projected onto valid tables. */
 export function ppiTable(input: EstimatorInput, clustering: TestClustering, options: PpiOptions): ContingencyTable {
   const C = input.numClasses;
@@ -109,8 +121,7 @@ export function ppiTable(input: EstimatorInput, clustering: TestClustering, opti
   const record = input.outOfSample;
   const known = new Float64Array(cells);
   const combined = new Float64Array(cells);
-  const clusterSize = new Float64Array(K);
-  for (let i = 0; i < clustering.assignments.length; i++) clusterSize[clustering.assignments[i]]++;
+  const clusterSize = clusterSizes(clustering);
   let weightSum = 0;
 
   for (const { round, positions } of batchesByRound(input.draws)) {

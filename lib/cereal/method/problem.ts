@@ -44,6 +44,21 @@ export function unlabeledRows(n: number, labeled: Int32Array): Int32Array {
   return out;
 }
 
+/** The positions of `rows` in `pool` (increasing, every row in it), by binary search: no N-sized map of the pool. */
+export function positionsIn(pool: Int32Array, rows: readonly number[]): number[] {
+  return rows.map((row) => {
+    let lo = 0;
+    let hi = pool.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (pool[mid] === row) return mid;
+      if (pool[mid] < row) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    throw new Error(`row ${row} is not in the pool`);
+  });
+}
+
 /** The state after the seed batch is labelled: round 0 runs next. */
 export function initialState(problem: CerealProblem, seedDraws: readonly Draw[], labels: Int32Array): CerealState {
   const empty: CerealState = { problem, labeled: { rows: new Int32Array(0), labels: new Int32Array(0) }, draws: [], round: -1 };

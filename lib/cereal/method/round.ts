@@ -13,7 +13,7 @@ import { estimateMetrics, pseudoLabel, type Estimator, type EstimatorInput } fro
 import { bootstrapIntervals, type IntervalReport } from "./intervals";
 import { EMPTY_RECORD, extendRecord, type OutOfSampleRecord } from "./out-of-sample";
 import type { Ranking } from "./stages";
-import { unlabeledRows, type CerealState } from "./problem";
+import { positionsIn, unlabeledRows, type CerealState } from "./problem";
 import { deriveSeed, Random } from "../../random/named-streams";
 import type { FitProgress, FitReport, Surrogate } from "./surrogate";
 import { surrogateHealth, type HealthOptions, type SurrogateHealth } from "./surrogate-health";
@@ -240,8 +240,6 @@ export function acquireRound(state: CerealState, fitted: FittedRound, estimated:
   const poolScores = scores ? { rows: pool.rows, scores } : null;
   let outOfSample = record;
   if (calibrated && pool.proba) {
-    const position = new Map<number, number>();
-    pool.rows.forEach((row, i) => position.set(row, i));
     outOfSample = extendRecord(record, {
       round: round + 1,
       pool: pool.rows,
@@ -250,7 +248,7 @@ export function acquireRound(state: CerealState, fitted: FittedRound, estimated:
       temperature: options.calibrate === true ? (calibration?.temperature ?? 1) : 1,
       numClasses: C,
       clusterings: problem.clusterings,
-      drawnPositions: next.map((d) => position.get(d.row)!),
+      drawnPositions: positionsIn(pool.rows, next.map((d) => d.row)),
       // the proportional design's q of every pool row (mean score mode); uniform: n/|pool|
       q: design === "proportional" && scores ? inclusionProbabilities(scores, options.batch, options.eps ?? 0.1) : undefined,
     });
@@ -278,11 +276,11 @@ export function rankRound(state: CerealState, fitted: FittedRound, estimated: Es
   const pool = acquisitionPool(unlabeled, proba, mc, C, options.exclude);
   const poolScores = meanScores({ numClasses: C, clusterings: problem.clusterings, pool: pool.rows, proba: pool.proba, mc: pool.mc, currentClasses }, options.acquisition);
   const scores = new Float64Array(n).fill(Number.NaN);
-  pool.rows.forEach((row, i) => (scores[row] = poolScores[i]));
+  for (let i = 0; i < pool.rows.length; i++) scores[pool.rows[i]] = poolScores[i];
   let rawProba: Float32Array | null = null;
   if (proba) {
     rawProba = new Float32Array(n * C).fill(Number.NaN);
-    unlabeled.forEach((row, i) => rawProba!.set(proba.subarray(i * C, (i + 1) * C), row * C));
+    for (let i = 0; i < unlabeled.length; i++) for (let y = 0, to = unlabeled[i] * C; y < C; y++) rawProba[to + y] = proba[i * C + y];
   }
   const temperature = options.calibrate === true ? (estimated.calibration?.temperature ?? 1) : 1;
   return { round: state.round, design, eps, scores, rawProba, temperature };
@@ -328,15 +326,20 @@ function acquisitionPool(
   exclude: Int32Array | undefined,
 ): { rows: Int32Array; proba: Float32Array | null; mc?: { proba: Float32Array; passes: number } } {
   if (!exclude?.length) return { rows: unlabeled, proba, mc };
-  const skip = new Set(exclude);
-  const keep = Int32Array.from(unlabeled.keys()).filter((i) => !skip.has(unlabeled[i]));
+  const skip = new Uint8Array(unlabeled.length ? unlabeled[unlabeled.length - 1] + 1 : 0);
+  for (const row of exclude) if (row < skip.length) skip[row] = 1;
+  let kept = 0;
+  for (let i = 0; i < unlabeled.length; i++) if (!skip[unlabeled[i]]) kept++;
+  // positions in unlabeled of the rows kept
+  const keep = new Int32Array(kept);
+  for (let i = 0, j = 0; i < unlabeled.length; i++) if (!skip[unlabeled[i]]) keep[j++] = i;
   const slice = (source: Float32Array, offset: number) => {
     const out = new Float32Array(keep.length * C);
-    keep.forEach((i, j) => out.set(source.subarray(offset + i * C, offset + (i + 1) * C), j * C));
+    for (let j = 0; j < keep.length; j++) for (let y = 0, from = offset + keep[j] * C; y < C; y++) out[j * C + y] = source[from + y];
     return out;
   };
   return {
-    rows: Int32Array.from(keep, (i) => unlabeled[i]),
+    rows: keep.map((i) => unlabeled[i]),
     proba: proba ? slice(proba, 0) : null,
     mc: mc && {
       passes: mc.passes,

@@ -14,7 +14,7 @@
 import { temperatureScale } from "./calibration";
 import { drawByDesign, drawUniform, inclusionProbabilities, recordDraws, type Design, type Draw } from "./designs";
 import { batchEvidence, type StageEvidence } from "./out-of-sample";
-import type { TestClustering } from "./problem";
+import { positionsIn, type TestClustering } from "./problem";
 import type { Random } from "../../random/named-streams";
 
 /** What a finished round leaves for the stages drawn after it: its scores and its model's pi. */
@@ -75,9 +75,8 @@ export function drawStage(input: StageInput): Stage {
   if (!ranking.rawProba) return { draws, design: ranking.design, eps, poolSize: pool.length, evidence: null };
 
   const raw = new Float32Array(pool.length * C);
-  pool.forEach((row, i) => raw.set(ranking.rawProba!.subarray(row * C, (row + 1) * C), i * C));
-  const position = new Map<number, number>();
-  pool.forEach((row, i) => position.set(row, i));
+  const source = ranking.rawProba;
+  for (let i = 0; i < pool.length; i++) for (let y = 0, from = pool[i] * C; y < C; y++) raw[i * C + y] = source[from + y];
   const evidence = batchEvidence({
     round: input.stage,
     pool,
@@ -86,7 +85,7 @@ export function drawStage(input: StageInput): Stage {
     temperature: ranking.temperature,
     numClasses: C,
     clusterings: input.clusterings,
-    drawnPositions: draws.map((d) => position.get(d.row)!),
+    drawnPositions: positionsIn(pool, draws.map((d) => d.row)),
     q: ranking.design === "proportional" ? inclusionProbabilities(scores, size, ranking.eps) : undefined,
   });
   return { draws, design: ranking.design, eps, poolSize: pool.length, evidence };

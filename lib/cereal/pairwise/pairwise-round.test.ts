@@ -155,5 +155,18 @@ describe("simulatePairwise", () => {
     expect(JSON.stringify(await run(4))).toBe(JSON.stringify(result));
     // anchor pairs make "same" answers common: well above the 1/3 of random pairs
     expect(result.rounds[result.rounds.length - 1].positiveShare).toBeGreaterThan(0.4);
+    // without intervals the stop rule has no widths to read
+    expect(result.rounds.every((r) => r.stop === null)).toBe(true);
+  });
+
+  it("records the stop rule per round with intervals, as the clusterwise simulator does", async () => {
+    const { problem, labels } = blobs();
+    const options = { design: "random" as const, strategy: "all" as const, seed: 2, batch: 30, budget: 120, intervals: { draws: 50 }, timings: false };
+    const result = await simulatePairwise(problem, labels, createPairComponentsSurrogateFactory(), options);
+    expect(result.rounds.every((r) => r.stop !== null && r.interval !== null)).toBe(true);
+    // a loose rule (any width, any move, window 1) converges once two rounds exist; the default (width 0.02) does not on 120 answers
+    const loose = await simulatePairwise(problem, labels, createPairComponentsSurrogateFactory(), { ...options, stopRule: { maxWidth: 10, maxMove: 10, window: 1 } });
+    expect(loose.rounds.map((r) => r.stop!.c.nmi.converged)).toEqual([false, true, true, true]);
+    expect(result.rounds[0].stop!.c.nmi).toMatchObject({ converged: false });
   });
 });

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { decode } from "next-auth/jwt";
 import { db } from "../db";
 import { serverConfig } from "../config";
-import { unauthenticated } from "../errors";
+import { userFromAccessToken, type TokenScope } from "./tokens";
 import type { GlobalRole } from "@/lib/generated/prisma/enums";
 
 /** Who is asking, as every service sees it. */
@@ -86,8 +86,16 @@ export function bearerToken(request: Request): string | null {
   return match ? match[1] : null;
 }
 
-export async function userFromRequest(request: Request): Promise<SessionUser | null> {
-  // Token authentication plugs in here: a bearer token alone decides who asks, never the cookie beside it.
-  if (bearerToken(request) !== null) throw unauthenticated("This server accepts no bearer tokens yet; sign in with a session instead.");
-  return userFromSessionToken(sessionTokenFromCookieHeader(request.headers.get("cookie")));
+/** Who is asking: a session's user, or an access token's user with the token's scope. */
+export interface Asker {
+  user: SessionUser | null;
+  /** set when an `Authorization: Bearer` token authenticated the request */
+  token: { id: string; scope: TokenScope } | null;
+}
+
+export async function askerFromRequest(request: Request): Promise<Asker> {
+  // A bearer token alone decides who asks, never the cookie beside it: a bad token is a 401.
+  const bearer = bearerToken(request);
+  if (bearer !== null) return userFromAccessToken(bearer);
+  return { user: await userFromSessionToken(sessionTokenFromCookieHeader(request.headers.get("cookie"))), token: null };
 }

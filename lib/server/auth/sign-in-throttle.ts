@@ -8,10 +8,12 @@ import { AppError } from "../errors";
  * failure blocks the key for 30 s x 2^(extra - 1): an account for at most 15 minutes, an address
  * for at most 1 minute, so that one person's failures never lock everyone behind a shared
  * address out for long, while guessing across accounts stays at one try a minute. A success
- * clears the account's count.
+ * clears the account's count. Access tokens use the same rule per "token:<prefix>" key (10 free
+ * failures, at most 15 minutes; auth/tokens.ts).
  */
-export const FREE_FAILURES = { email: 4, ip: 20 } as const;
-export const MAX_BLOCK_MS = { email: 15 * 60_000, ip: 60_000 } as const;
+export const FREE_FAILURES = { email: 4, ip: 20, token: 10 } as const;
+export const MAX_BLOCK_MS = { email: 15 * 60_000, ip: 60_000, token: 15 * 60_000 } as const;
+type ThrottleKind = keyof typeof FREE_FAILURES;
 const WINDOW_MS = 15 * 60_000;
 const BASE_BLOCK_MS = 30_000;
 
@@ -21,15 +23,15 @@ export function throttleKeys(email: string, ip: string | null): string[] {
   return keys;
 }
 
-/** Throws 429 when any key is blocked now. */
-export async function assertNotThrottled(keys: string[], now = new Date()): Promise<void> {
+/** Throws 429 when any key is blocked now; `what` names the failures in the message. */
+export async function assertNotThrottled(keys: string[], now = new Date(), what = "sign-ins"): Promise<void> {
   const rows = await db().signInThrottle.findMany({ where: { key: { in: keys } } });
   const blockedUntil = rows
     .map((r) => r.blockedUntil?.getTime() ?? 0)
     .reduce((a, b) => Math.max(a, b), 0);
   if (blockedUntil > now.getTime()) {
     const seconds = Math.ceil((blockedUntil - now.getTime()) / 1000);
-    throw new AppError("too_many_requests", `Too many failed sign-ins. Wait ${seconds} s and try again.`);
+    throw new AppError("too_many_requests", `Too many failed ${what}. Wait ${seconds} s and try again.`);
   }
 }
 
@@ -38,7 +40,7 @@ export async function recordFailure(keys: string[], now = new Date()): Promise<v
     const row = await db().signInThrottle.findUnique({ where: { key } });
     const fresh = !row || now.getTime() - row.windowStartAt.getTime() > WINDOW_MS;
     const failures = fresh ? 1 : row.failures + 1;
-    const kind = key.startsWith("ip:") ? "ip" : "email";
+    const kind = key.slice(0, key.indexOf(":")) as ThrottleKind;
     const free = FREE_FAILURES[kind];
     const blockMs = failures > free ? Math.min(MAX_BLOCK_MS[kind], BASE_BLOCK_MS * 2 ** (failures - free - 1)) : 0;
     const data = {

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { db } from "../db";
+import { db, transaction } from "../db";
 import { AppError, forbidden, notFound } from "../errors";
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "./passwords";
 import type { SessionUser } from "./session";
 import { assertNotThrottled, clearFailures, recordFailure, throttleKeys } from "./sign-in-throttle";
+import { revokeUserTokens } from "./tokens";
 
 const email = z.string().trim().toLowerCase().pipe(z.email("Enter a valid email address."));
 const password = z.string().min(MIN_PASSWORD_LENGTH, `Use a password of at least ${MIN_PASSWORD_LENGTH} characters.`);
@@ -60,12 +61,15 @@ export async function changeRole(actor: SessionUser, userId: string, input: z.in
   return db().user.update({ where: { id: userId }, data: { role: input.role }, select: publicUser });
 }
 
-/** Sets a new password and ends every session of that user (session version bump). */
+/** Sets a new password and ends every session of that user (session version bump) and revokes their access tokens. */
 export async function resetPassword(actor: SessionUser, userId: string, input: z.infer<typeof resetPasswordInput>) {
   requireAdmin(actor);
   await findUser(userId);
   const passwordHash = await hashPassword(input.password);
-  await db().user.update({ where: { id: userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
+  await transaction(async (tx) => {
+    await tx.user.update({ where: { id: userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
+    await revokeUserTokens(tx, userId);
+  });
   await clearFailures((await findUser(userId)).email);
   return { ok: true };
 }

@@ -27,16 +27,22 @@ export async function contingencyView(user: SessionUser, projectId: string, clus
   const classOf = await itemClasses(projectId, project);
   const C = project.classes.length;
   const K = clustering.k;
-  // the items with a class (label or pseudo-label) and a cluster in range
-  const counted = Int32Array.from({ length: project.n }, (_, i) => i).filter((i) => {
+  // the items with a class (label or pseudo-label) and a cluster in range: one pass over N into preallocated columns
+  const classes = new Int32Array(project.n);
+  const clusters = new Int32Array(project.n);
+  let counted = 0;
+  let labeled = 0;
+  for (let i = 0; i < project.n; i++) {
     const c = classOf.classes[i];
     const k = assignments[i];
-    return c >= 0 && c < C && k >= 0 && k < K;
-  });
-  const table = contingency(Int32Array.from(counted, (i) => classOf.classes[i]), Int32Array.from(counted, (i) => assignments[i]), { rows: C, cols: K });
+    if (!(c >= 0 && c < C && k >= 0 && k < K)) continue;
+    classes[counted] = c;
+    clusters[counted++] = k;
+    labeled += classOf.labeled[i];
+  }
+  const table = contingency(classes.subarray(0, counted), clusters.subarray(0, counted), { rows: C, cols: K });
   const cells = denseTable(table);
-  const labeled = counted.reduce((sum, i) => sum + classOf.labeled[i], 0);
-  const pseudo = counted.length - labeled;
+  const pseudo = counted - labeled;
   const rowMaxima = cells.map((row) => {
     const max = Math.max(...row);
     return max > 0 ? row.flatMap((v, k) => (v === max ? [k] : [])) : [];

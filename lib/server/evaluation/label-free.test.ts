@@ -17,6 +17,19 @@ async function get(user: { id: string }, projectId: string, query = "") {
 }
 
 describe("label-free evaluation of a project's clusterings", () => {
+  it("is unavailable above its item limit, with the reason, and queues nothing", async () => {
+    const { projectId, owner } = await digitsProject();
+    await db().project.update({ where: { id: projectId }, data: { n: 1_000_000 } });
+    const body = await (await get(owner, projectId)).json();
+    expect(body).toEqual({
+      state: "unavailable",
+      measure: "silhouette",
+      reason:
+        "Label-free scores are limited to 20,000 items (the dip test's null and the per-space scores grow faster than N); this project has 1,000,000. The estimates from labels are unaffected.",
+    });
+    expect(await db().job.count({ where: { projectId, kind: "label-free" } })).toBe(0);
+  });
+
   it("queues the job, then serves the cached paired, pooled and ACE scores until the clusterings change", async () => {
     const { projectId, owner, annotators } = await digitsProject();
     expect((await get(annotators[0], projectId)).status).toBe(403);

@@ -16,6 +16,14 @@ import { readLabelFreeCache, writeLabelFreeCache } from "../project-data/job-fil
 import { embeddingsFile } from "../project-data/manifest";
 import type { SessionUser } from "../auth/session";
 
+/**
+ * The largest N label-free scores are computed for. Measured up to 20 000 items (tens of seconds
+ * per space); above it the dip test's null (1 000 uniform samples of N, each sorted) grows as
+ * N log N per sample and every space is read whole, so 10^5 items is unmeasured and 10^6 would
+ * take hours: larger projects are told so instead of queueing a job that cannot finish.
+ */
+export const LABEL_FREE_MAX_ITEMS = 20_000;
+
 /** bump when the scores' definition changes, so cached results are recomputed */
 const VERSION = 1;
 
@@ -64,7 +72,13 @@ export async function labelFreeEvaluation(user: SessionUser, projectId: string, 
 
 /** The scores as they stand, never queueing a job (the ranking reads them): null when neither computed nor computing. */
 export async function currentLabelFree(projectId: string, measure: InternalMeasure): Promise<LabelFreeResponse | null> {
-  const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { id: true, dataPath: true, embeddingSpace: true } });
+  const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { id: true, n: true, dataPath: true, embeddingSpace: true } });
+  if (project.n > LABEL_FREE_MAX_ITEMS)
+    return {
+      state: "unavailable",
+      measure,
+      reason: `Label-free scores are limited to ${LABEL_FREE_MAX_ITEMS.toLocaleString("en")} items (the dip test's null and the per-space scores grow faster than N); this project has ${project.n.toLocaleString("en")}. The estimates from labels are unaffected.`,
+    };
   const current = await inputs(project, measure);
   if (current.clusterings.length < 3) return { state: "unavailable", measure, reason: "ACE compares clusterings by rank across spaces: add at least 3 clusterings." };
   const result = await readLabelFreeCache<LabelFreeResult>(project, measure, current.key);

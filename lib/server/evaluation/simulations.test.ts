@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as simulationRoute from "@/app/api/projects/[projectId]/simulations/[simulationId]/route";
 import * as simulationsRoute from "@/app/api/projects/[projectId]/simulations/route";
 import { createKnnSurrogateFactory } from "@/lib/cereal/fakes/knn-surrogate";
+import { createPairComponentsSurrogateFactory } from "@/lib/cereal/fakes/pair-components-surrogate";
 import { db } from "../db";
 import { digitsProject } from "../labeling/labeling-test-fixture";
 import { simulationJob } from "./simulations";
@@ -10,7 +11,7 @@ import { requestAs, routeContext } from "../http/test-requests";
 import { runOneJob } from "../jobs/worker-loop";
 
 const userRow = (id: string) => db().user.findUniqueOrThrow({ where: { id } });
-const worker = { deps: { createSurrogate: createKnnSurrogateFactory() }, jobs: [simulationJob] };
+const worker = { deps: { createSurrogate: createKnnSurrogateFactory(), createPairwiseSurrogate: createPairComponentsSurrogateFactory() }, jobs: [simulationJob] };
 
 async function start(userId: string | null, projectId: string, body: unknown) {
   const user = userId ? await userRow(userId) : null;
@@ -60,6 +61,24 @@ describe("simulations", () => {
     const { result } = await (await one(owner.id, projectId, id)).json();
     expect(result.config).toMatchObject({ acquisition: "hardnmi", design: "proportional", estimator: "guarded", trainerGuard: true, options });
     expect(result.rounds).toHaveLength(3);
+  });
+
+  it("runs a pairwise simulation with a pair design and uniform share, on a pairwise project as on a clusterwise one", async () => {
+    const { projectId, owner } = await digitsProject({ mode: "pairwise" });
+    const options = { mode: "pairwise", pairDesign: "anchor", pairUniformShare: 0.25, seedSize: 100, batch: 100, budget: 300, seed: 2 };
+    const { id } = await (await start(owner.id, projectId, options)).json();
+    expect(await runOneJob("w", worker)).toBe(true);
+    const { result } = await (await one(owner.id, projectId, id)).json();
+    expect(result.config).toMatchObject({ mode: "pairwise", pairDesign: "anchor", uniformShare: 0.25, options });
+    expect(result.rounds.map((r: { nLabels: number }) => r.nLabels)).toEqual([100, 200, 300]);
+    expect(result.summary.aecPer1000Labels.nmi).toBeGreaterThan(0);
+    // pairs are many more than items: a pairwise budget may exceed n, a clusterwise one may not
+    const project = await db().project.findUniqueOrThrow({ where: { id: projectId } });
+    expect((await start(owner.id, projectId, { mode: "pairwise", budget: project.n + 1 })).status).toBe(200);
+    const tooMany = await start(owner.id, projectId, { budget: project.n + 1 });
+    expect((await tooMany.json()).error.message).toBe(`The budget (${project.n + 1}) cannot exceed the ${project.n} items.`);
+    const badShare = await start(owner.id, projectId, { mode: "pairwise", pairUniformShare: 2 });
+    expect((await badShare.json()).error.message).toMatch(/pairUniformShare: pairUniformShare is a share from 0 to 1/);
   });
 
   it("refuses bad input (400), a bundle without labels (400), an annotator (403) and no session (401)", async () => {

@@ -4,6 +4,8 @@ import { ACQUISITIONS } from "@/lib/cereal/method/acquisition";
 import { DESIGNS } from "@/lib/cereal/method/designs";
 import { ESTIMATORS, estimatorByName } from "@/lib/cereal/method/estimators";
 import { simulate, type RoundRecord } from "@/lib/cereal/harness/simulate";
+import { simulatePairwise } from "@/lib/cereal/harness/pairwise-simulate";
+import { PAIR_DESIGNS, RECOMMENDED_PAIRS } from "@/lib/cereal/pairwise/pair-designs";
 import { db } from "../db";
 import { badRequest, notFound } from "../errors";
 import { defineJob } from "../jobs/definition";
@@ -17,10 +19,15 @@ import type { SessionUser } from "../auth/session";
  * Oracle simulations on a project whose bundle has reference labels: lib/cereal's simulate runs
  * Algorithm 1 with labels.npy answering every query, as a worker job (it trains a surrogate per
  * round, far too slow for a request). The whole result goes to simulations/<job id>.json in the
- * project folder; the job keeps only its summary. Owner-only, like the labels it reads.
+ * project folder; the job keeps only its summary. Owner-only, like the labels it reads. Either mode
+ * runs on any project with reference labels (mode pairwise: the labels answer same/different for
+ * the pairs the pair design draws; the acquisition, design, estimator and FixMatch fields are unused).
  */
 export const simulationInput = z
   .strictObject({
+    mode: z.enum(["clusterwise", "pairwise"], "mode is clusterwise or pairwise").default("clusterwise"),
+    pairDesign: z.enum(PAIR_DESIGNS, `pairDesign is one of ${PAIR_DESIGNS.join(", ")}`).default(RECOMMENDED_PAIRS.pairDesign),
+    pairUniformShare: z.number().min(0, "pairUniformShare is a share from 0 to 1").max(1, "pairUniformShare is a share from 0 to 1").default(RECOMMENDED_PAIRS.pairUniformShare),
     acquisition: z.enum(ACQUISITIONS, `acquisition is one of ${ACQUISITIONS.join(", ")}`).default("hardnmi"),
     /** absent: the acquisition's design in the paper (DEFAULT_DESIGN) */
     design: z.enum(DESIGNS).optional(),
@@ -59,19 +66,30 @@ export const simulationJob = defineJob({
       where: { id: projectId },
       include: { classes: true, clusterings: { orderBy: { name: "asc" } } },
     });
-    const result = await simulate(await loadProblem(project), await readReferenceLabels(project), deps.createSurrogate, {
-      acquisition: options.acquisition,
-      design: options.design,
-      estimator: estimatorByName(options.estimator),
-      fixmatch: options.fixmatch,
-      trainerGuard: options.trainerGuard,
-      seed: options.seed,
-      seedSize: options.seedSize,
-      batch: options.batch,
-      budget: options.budget,
-      steps: options.steps,
-      onRound: (r: RoundRecord) => void progress({ round: r.round, nLabels: r.nLabels, budget: options.budget }),
-    });
+    const problem = await loadProblem(project);
+    const labels = await readReferenceLabels(project);
+    const onRound = (r: RoundRecord) => void progress({ round: r.round, nLabels: r.nLabels, budget: options.budget });
+    const { seed, seedSize, batch, budget } = options;
+    let result;
+    if (options.mode === "pairwise") {
+      if (!deps.createPairwiseSurrogate) throw new Error("This worker has no pairwise surrogate (WorkerDeps.createPairwiseSurrogate); pairwise simulations need one.");
+      const designOptions = { uniformShare: options.pairUniformShare };
+      result = await simulatePairwise(problem, labels, deps.createPairwiseSurrogate, { design: options.pairDesign, strategy: "all", designOptions, seed, seedSize, batch, budget, onRound });
+    } else {
+      result = await simulate(problem, labels, deps.createSurrogate, {
+        acquisition: options.acquisition,
+        design: options.design,
+        estimator: estimatorByName(options.estimator),
+        fixmatch: options.fixmatch,
+        trainerGuard: options.trainerGuard,
+        seed,
+        seedSize,
+        batch,
+        budget,
+        steps: options.steps,
+        onRound,
+      });
+    }
     if (signal.aborted) throw new Error("The simulation was cancelled.");
     // the draws list is per-label bookkeeping the page does not show; rounds and summary are the result
     const file = await writeSimulationResult(project, job.id, { config: { ...result.config, options }, rounds: result.rounds, summary: result.summary });
@@ -83,9 +101,10 @@ export async function startSimulation(user: SessionUser, projectId: string, inpu
   await requireProjectRole(user, projectId, "OWNER");
   const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { hasReferenceLabels: true, mode: true, n: true } });
   if (!project.hasReferenceLabels) throw badRequest("This project's bundle has no reference labels (labels.npy); a simulation needs them as its oracle.");
-  if (project.mode === "pairwise") throw badRequest("Simulations run clusterwise; this project labels pairs.");
   if (input.seedSize > input.budget) throw badRequest(`The seed batch (${input.seedSize}) cannot exceed the budget (${input.budget}).`);
-  if (input.budget > project.n) throw badRequest(`The budget (${input.budget}) cannot exceed the ${project.n} items.`);
+  const pairs = (project.n * (project.n - 1)) / 2;
+  if (input.mode === "pairwise" ? input.budget > pairs : input.budget > project.n)
+    throw badRequest(input.mode === "pairwise" ? `The budget (${input.budget}) cannot exceed the ${pairs} pairs of ${project.n} items.` : `The budget (${input.budget}) cannot exceed the ${project.n} items.`);
   const job = await enqueueJob(simulationJob, { projectId, options: input });
   return { id: job.id, status: job.status };
 }

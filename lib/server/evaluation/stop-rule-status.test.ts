@@ -33,6 +33,20 @@ describe("stop-rule status", () => {
     expect(Object.keys(status).sort()).toEqual(["gmm_k10", "gmm_k15", "gmm_k5", "kmeans_k10", "kmeans_k15", "kmeans_k5"]);
   });
 
+  it("reads a pairwise project's rounds too: their estimates carry intervals", async () => {
+    const { projectId, owner, annotators, truth } = await digitsProject({ mode: "pairwise" });
+    await labelAll(annotators[0], projectId, truth, 20);
+    await runOneJob("w", { deps: fastWorkerDeps });
+    await labelAll(annotators[0], projectId, truth, 10);
+    await runOneJob("w", { deps: fastWorkerDeps });
+    const rounds = await db().round.findMany({ where: { projectId, status: "done" }, orderBy: { index: "asc" }, include: { estimates: { include: { clustering: true } } } });
+    expect(rounds.map((r) => r.nLabels)).toEqual([20, 30]);
+    const last = rounds[1].estimates.find((e) => e.clustering.name === "gmm_k10" && e.metric === "ari")!;
+    const { status } = await (await get(owner.id, projectId)).json();
+    expect(status.gmm_k10.ari).toMatchObject({ rounds: 2, moved: null, converged: false });
+    expect(status.gmm_k10.ari.width).toBeCloseTo(last.hi! - last.lo!, 12);
+  });
+
   it("answers 401 without a session and 403 to an annotator", async () => {
     const { projectId, annotators } = await digitsProject();
     expect((await get(null, projectId)).status).toBe(401);

@@ -10,6 +10,11 @@ import type { SessionUser } from "../auth/session";
  */
 export async function stopRuleStatus(user: SessionUser, projectId: string) {
   await requireProjectRole(user, projectId, "OWNER");
+  return projectStopStatus(projectId);
+}
+
+/** The same without a user: the worker reads it after a round (webhooks' stop_rule.met). */
+export async function projectStopStatus(projectId: string) {
   const rounds = await estimateHistory(projectId);
   const histories = new Map<string, Map<string, HistoryPoint[]>>();
   for (const round of rounds) {

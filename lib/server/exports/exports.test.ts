@@ -17,9 +17,9 @@ beforeAll(async () => {
   await labelAll(fixture.annotators[0], fixture.projectId, fixture.truth, 15);
   await labelAll(fixture.annotators[1], fixture.projectId, fixture.truth, 5);
   await runOneJob("w", { deps: fastWorkerDeps });
-  // one skip, to check kinds come through
+  // one skip, to check kinds come through, timed by the label page (the labels above sent no time)
   const [task] = (await nextTasks(fixture.annotators[1], fixture.projectId, 1)).tasks;
-  await submitLabel(fixture.annotators[1], fixture.projectId, { taskId: task.id, kind: "skip", reason: "blurry", idempotencyKey: "export-skip-1" });
+  await submitLabel(fixture.annotators[1], fixture.projectId, { taskId: task.id, kind: "skip", reason: "blurry", durationMs: 4200, idempotencyKey: "export-skip-1" });
   ownerRow = await db().user.findUniqueOrThrow({ where: { id: fixture.owner.id } });
 });
 
@@ -38,6 +38,7 @@ async function expectedRows() {
     class_index: l.classIndex,
     label: l.classIndex === null ? null : String(l.classIndex),
     annotator: users.get(l.userId),
+    duration_ms: l.durationMs,
     round: l.usedByRound,
     batch: l.task.batch.index,
     design: l.task.design,
@@ -53,6 +54,7 @@ const pick = (row: Record<string, unknown>) => ({
   class_index: row.class_index === "" || row.class_index === null ? null : Number(row.class_index),
   label: row.label === "" ? null : row.label,
   annotator: row.annotator,
+  duration_ms: row.duration_ms === "" || row.duration_ms === null ? null : Number(row.duration_ms),
   round: row.round === "" || row.round === null ? null : Number(row.round),
   batch: Number(row.batch),
   design: row.design,
@@ -75,7 +77,7 @@ describe("exports", () => {
 
     const parquet = await parquetReadObjects({ file: await (await download("labels", "parquet")).arrayBuffer() });
     expect(parquet.map(pick)).toEqual(expected);
-    expect(parquet.find((r) => r.kind === "skip")).toMatchObject({ class_index: null, label: null, overflow: false });
+    expect(parquet.find((r) => r.kind === "skip")).toMatchObject({ class_index: null, label: null, overflow: false, duration_ms: 4200 });
   });
 
   it("writes every item with its label and the latest pseudo-label", async () => {

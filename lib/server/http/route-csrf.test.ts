@@ -110,11 +110,11 @@ describe("cross-site request forgery", () => {
       const request = await requestAs(admin, `http://localhost:3000/api/projects/${fixture.projectId}/members`, {
         method: "POST",
         json: { email: target.email },
-        headers: { host: "localhost:3000", origin, authorization: "Bearer some-token" },
+        headers: { host: "localhost:3000", origin, authorization: "Bearer cereal_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" },
       });
       const response = await membersRoute.POST(request, routeContext({ projectId: fixture.projectId }));
       expect(response.status).toBe(401);
-      expect((await response.json()).error.message).toMatch(/no bearer tokens/);
+      expect((await response.json()).error.message).toMatch(/No such access token/);
     }
     expect(await db().projectMember.count({ where: { userId: target.id } })).toBe(0);
   });

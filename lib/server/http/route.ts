@@ -3,7 +3,8 @@ import { AppError, badRequest, forbidden, unauthenticated } from "../errors";
 import { requireProjectRole } from "../auth/project-access";
 import { assertBodyType, readBodyText, type BodyType } from "./request-body";
 import { assertSameOrigin, SAFE_METHODS } from "./same-origin";
-import { bearerToken, userFromRequest, type SessionUser } from "../auth/session";
+import { askerFromRequest, bearerToken, type SessionUser } from "../auth/session";
+import { assertTokenScope, type TokenRule } from "./token-scope";
 import { noteRequestUser, observed } from "../ops/request-log";
 
 /**
@@ -18,6 +19,12 @@ export type Access = "public" | "user" | "owner" | "researcher" | "admin";
 export interface RouteOptions {
   /** the body type the handler reads (default JSON); a body of any other type is a 415 */
   body?: BodyType;
+  /**
+   * Which access tokens may call it besides a session. By default a `read` token may GET and a
+   * `write` token do anything; "label" also lets a `label` token change it (answering tasks);
+   * "session" refuses every token (token management; admin routes are always "session").
+   */
+  tokens?: TokenRule;
 }
 
 export interface RouteContext<P> {
@@ -43,8 +50,9 @@ export function route<P extends Params>(access: Access, fn: (ctx: AuthedContext<
     try {
       // A bearer token authenticates alone, so it needs no CSRF defence (pages never send one).
       if (!SAFE_METHODS.has(request.method) && bearerToken(request) === null) assertSameOrigin(request);
-      const user = await userFromRequest(request);
+      const { user, token } = await askerFromRequest(request);
       noteRequestUser(request, user);
+      if (token) assertTokenScope(token.scope, request.method, access === "admin" ? "session" : options.tokens);
       if (access !== "public") {
         if (!user) throw unauthenticated();
         if (access === "admin" && user.role !== "ADMIN") throw forbidden("Only an administrator can do this.");

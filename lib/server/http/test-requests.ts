@@ -26,3 +26,10 @@ export async function requestAs(user: { id: string; sessionVersion: number } | n
 }
 
 export const routeContext = (params: Record<string, string | string[]> = {}) => ({ params: Promise.resolve(params) });
+
+/** A request authenticated by an access token only (no cookie), as a script sends it. */
+export function requestWithToken(token: string, url: string, init: RequestInit & { json?: unknown } = {}) {
+  const headers = new Headers(init.headers);
+  headers.set("authorization", `Bearer ${token}`);
+  return requestAs(null, url, { ...init, headers });
+}

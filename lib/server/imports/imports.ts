@@ -13,6 +13,7 @@ import { projectDir, stagingDir } from "../project-data/paths";
 import type { SessionUser } from "../auth/session";
 import { openItemWriter, type ItemRow } from "./item-writer";
 import { bundleRoot, receiveMultipart, withStaging, zipLimits } from "./uploads";
+import { notifyImportCompleted, notifyImportFailed } from "../webhooks/events";
 
 /**
  * Bundle import, shared by the upload route and `cereal import`: validate the staged folder,
@@ -107,6 +108,19 @@ export function mappingCheck(projectId: string, summary: BundleSummary) {
  * files' paths inside the bundle. Everything is staged under the data folder and removed after.
  */
 export async function importUpload(user: SessionUser, request: Request) {
+  const upload = { name: null as string | null };
+  try {
+    const result = await receiveImport(user, request, upload);
+    await notifyImportCompleted(user.id, { projectId: result.projectId, name: upload.name ?? result.bundleName, bundleName: result.bundleName, n: result.n });
+    return result;
+  } catch (error) {
+    // a failed import leaves no project: the user's own webhook hears of it
+    await notifyImportFailed(user.id, { name: upload.name, error: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+}
+
+async function receiveImport(user: SessionUser, request: Request, upload: { name: string | null }) {
   return withStaging(async (dir) => {
     const filesDir = path.join(dir, "files");
     const { fields, files } = await receiveMultipart(request, dir, (field, filename) => {
@@ -114,6 +128,7 @@ export async function importUpload(user: SessionUser, request: Request) {
       if (field === "files") return path.join("files", safeBundlePath(filename, "The upload"));
       throw badRequest(`The upload has a part '${field}'; send the bundle as 'bundle' (one .zip) or as 'files' (one part per file).`);
     });
+    upload.name = fields.name ?? null;
     const options = importOptions.parse(fields);
     const zips = files.filter((f) => f.field === "bundle");
     if (zips.length > 1 || (zips.length === 1 && files.length > 1)) throw badRequest("Send either one .zip as 'bundle' or the bundle's files as 'files', not both.");

@@ -110,16 +110,20 @@ async function listCellItems(projectId: string, query: z.infer<typeof listItemsQ
   if (query.class !== undefined && query.class >= project._count.classes)
     throw badRequest(`This project has classes 0 to ${project._count.classes - 1}; there is no class ${query.class}.`);
   const classOf = project.mode === "pairwise" ? null : await itemClasses(projectId, project);
-  const matches: number[] = [];
+  // one pass over N: the cell's size, and the page after the cursor (no N-sized list of matches)
+  const page: number[] = [];
+  let total = 0;
+  let more = false;
   for (let i = 0; i < project.n; i++) {
     if (query.cluster !== undefined && assignments[i] !== query.cluster) continue;
     if (query.class !== undefined && classOf!.classes[i] !== query.class) continue;
-    matches.push(i);
+    total++;
+    if (i <= query.after) continue;
+    if (page.length < query.limit) page.push(i);
+    else more = true;
   }
-  const start = matches.findIndex((i) => i > query.after);
-  const page = start < 0 ? [] : matches.slice(start, start + query.limit);
   const rows = await db().item.findMany({ where: { projectId, index: { in: page } }, orderBy: { index: "asc" }, select: ITEM_SELECT });
-  const next = page.length === query.limit && start + page.length < matches.length ? page[page.length - 1] : null;
+  const next = more ? page[page.length - 1] : null;
   return {
     items: rows.map((row) => {
       const i = row.index;
@@ -133,7 +137,7 @@ async function listCellItems(projectId: string, query: z.infer<typeof listItemsQ
       };
     }),
     next,
-    total: matches.length,
+    total,
     source: classOf?.source ?? null,
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as overviewRoute from "@/app/api/projects/[projectId]/label-overview/route";
+import * as labelsRoute from "@/app/api/projects/[projectId]/labels/route";
 import { cohenKappa } from "@/lib/metrics/agreement";
 import { db } from "../db";
 import { digitsProject } from "./labeling-test-fixture";
@@ -67,6 +68,35 @@ describe("label overview", () => {
     const after = await (await get(owner.id, projectId)).json();
     expect(after.ties).toHaveLength(disagree.length - 1);
     expect(after.classes[4].count).toBe(expectedCounts[4] + 1);
+  });
+
+  it("gives the median seconds per answer of each annotator and of the project's mode, from the times the label page sent", async () => {
+    const { projectId, owner, annotators } = await digitsProject({ seedSize: 8 });
+    const answer = async (user: SessionUser, durationMs: number | undefined, kind: "label" | "skip" = "label") => {
+      const [task] = (await nextTasks(user, projectId, 1)).tasks;
+      return submitLabel(user, projectId, { taskId: task.id, kind, ...(kind === "label" ? { classIndex: 0 } : {}), durationMs, idempotencyKey: `timed-${key++}` });
+    };
+    expect((await answer(annotators[0], 2000)).label.durationMs).toBe(2000);
+    await answer(annotators[0], 4000);
+    // a skip took time too; an answer sent without a time counts nowhere
+    await answer(annotators[0], 9000, "skip");
+    await answer(annotators[0], undefined);
+    await answer(annotators[1], 1500);
+    await answer(annotators[1], 2500);
+    const body = await (await get(owner.id, projectId)).json();
+    const rows = Object.fromEntries(body.annotators.map((a: { userId: string; timedAnswers: number; medianSeconds: number }) => [a.userId, [a.timedAnswers, a.medianSeconds]]));
+    expect(rows).toEqual({ [annotators[0].id]: [3, 4], [annotators[1].id]: [2, 2] });
+    // over all five timed answers: 1.5, 2, 2.5, 4, 9 s
+    expect(body.answerTime).toEqual({ mode: "clusterwise", timedAnswers: 5, medianSeconds: 2.5 });
+    // a time the page could not have measured is refused (400) with what is wrong
+    const [task] = (await nextTasks(annotators[1], projectId, 1)).tasks;
+    const row = await db().user.findUniqueOrThrow({ where: { id: annotators[1].id } });
+    for (const [durationMs, message] of [[12.5, "durationMs: durationMs is a whole number of milliseconds."], [-1, "durationMs: durationMs cannot be negative."]] as const) {
+      const json = { taskId: task.id, kind: "label", classIndex: 0, durationMs, idempotencyKey: `timed-bad-${durationMs}` };
+      const response = await labelsRoute.POST(await requestAs(row, `/api/projects/${projectId}/labels`, { method: "POST", json }), routeContext({ projectId }));
+      expect(response.status).toBe(400);
+      expect((await response.json()).error.message).toContain(message);
+    }
   });
 
   it("answers 401 without a session, 403 to an annotator, 400 for a bad page size; no agreement without overlap", async () => {

@@ -13,7 +13,9 @@ export const labelOverviewQuery = z.object({
 
 /**
  * What the owner reads about the labels themselves: the class distribution the estimator sees
- * (a task's majority, or the owner's resolution), labels per annotator, agreement where tasks
+ * (a task's majority, or the owner's resolution), labels per annotator with the median seconds an
+ * answer took them (answers the label page timed; skips and unsure ones count: they cost time too),
+ * agreement where tasks
  * have several labels, a page of recent labels with their items, and the ties awaiting the
  * owner's resolution. The labeled set is a budget (hundreds to thousands), so it is read whole.
  */
@@ -27,7 +29,7 @@ export async function labelOverview(user: SessionUser, projectId: string, query:
   const valueName = (value: string) => names.get(value) ?? value;
   const tasks = await db().task.findMany({
     where: { projectId, labels: { some: { withdrawn: false } } },
-    select: { id: true, itemIndex: true, itemIndexB: true, done: true, resolvedClassIndex: true, resolvedAnswer: true, labels: { where: { withdrawn: false }, select: { userId: true, kind: true, classIndex: true, answer: true } } },
+    select: { id: true, itemIndex: true, itemIndexB: true, done: true, resolvedClassIndex: true, resolvedAnswer: true, labels: { where: { withdrawn: false }, select: { userId: true, kind: true, classIndex: true, answer: true, durationMs: true } } },
     orderBy: { drawOrder: "asc" },
   });
 
@@ -49,19 +51,28 @@ export async function labelOverview(user: SessionUser, projectId: string, query:
     select: { id: true, name: true, email: true },
   });
   const userById = new Map(users.map((u) => [u.id, u]));
-  const perUser = new Map<string, { labels: number; skips: number; unsure: number }>();
+  const perUser = new Map<string, { labels: number; skips: number; unsure: number; durations: number[] }>();
   for (const task of tasks) {
     for (const l of task.labels) {
-      const row = perUser.get(l.userId) ?? { labels: 0, skips: 0, unsure: 0 };
+      const row = perUser.get(l.userId) ?? { labels: 0, skips: 0, unsure: 0, durations: [] };
       if (l.kind === "label") row.labels++;
       else if (l.kind === "skip") row.skips++;
       else row.unsure++;
+      if (l.durationMs !== null) row.durations.push(l.durationMs);
       perUser.set(l.userId, row);
     }
   }
   const annotators = [...perUser.entries()]
-    .map(([id, counts]) => ({ userId: id, name: userById.get(id)?.name ?? "?", email: userById.get(id)?.email ?? "?", ...counts }))
+    .map(([id, { durations, ...counts }]) => ({
+      userId: id,
+      name: userById.get(id)?.name ?? "?",
+      email: userById.get(id)?.email ?? "?",
+      ...counts,
+      timedAnswers: durations.length,
+      medianSeconds: medianSeconds(durations),
+    }))
     .sort((a, b) => b.labels - a.labels);
+  const allDurations = [...perUser.values()].flatMap((u) => u.durations);
 
   const total = await db().label.count({ where: { projectId, withdrawn: false } });
   const recentRows = await db().label.findMany({
@@ -95,6 +106,8 @@ export async function labelOverview(user: SessionUser, projectId: string, query:
     overlap: project.overlap,
     classes,
     annotators,
+    /** the median seconds per answer of this project's mode, over every timed answer */
+    answerTime: { mode: project.mode, timedAnswers: allDurations.length, medianSeconds: medianSeconds(allDurations) },
     agreement: agreement(tasks),
     recent: { page: query.page, pageSize: query.pageSize, total, labels: recent },
     ties: ties.map((t) => ({
@@ -126,4 +139,12 @@ function agreement(tasks: { labels: { userId: string; kind: string; classIndex: 
     value = krippendorffAlphaNominal(units.map((ls) => ls.map(labelValue)));
   }
   return { method, value: Number.isNaN(value) ? null : value, units: units.length, raters: raters.length, unanimous };
+}
+
+/** The median of durations in ms, in seconds; null without any */
+export function medianSeconds(durationsMs: readonly number[]): number | null {
+  if (durationsMs.length === 0) return null;
+  const sorted = [...durationsMs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return (sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2) / 1000;
 }

@@ -126,6 +126,9 @@ describe("rounds in the worker", () => {
     const outcome = jobResult(roundJob, await db().job.findUniqueOrThrow({ where: { id: job.id } }))!;
     expect(outcome).toMatchObject({ round: 0, nLabels: 20 });
     for (const step of ROUND_STEPS) expect(outcome.steps![step]).toBeGreaterThanOrEqual(0);
+    // CPU time of the worker process per step; the fit trains a surrogate, so it takes some
+    for (const step of ROUND_STEPS) expect(outcome.cpu![step]).toBeGreaterThanOrEqual(0);
+    expect(outcome.cpu!.fit).toBeGreaterThan(0);
     const round = await db().round.findUniqueOrThrow({ where: { projectId_index: { projectId, index: 0 } }, include: { estimates: true } });
     expect(round).toMatchObject({ status: "done", nLabels: 20, seed: 7 });
     expect(round.codeVersion).toMatch(/^0\.1\.0/);
@@ -203,8 +206,8 @@ describe("rounds in the worker", () => {
   }, 120_000);
 
   it("runs a pairwise project's round with the L2C engine: estimates, per-item results, anchor + uniform pairs; unsure answers are skips", async () => {
-    // CrossEntropy names the anchor design; half of the next batch is uniform pairs
-    const { projectId, owner, annotators, truth } = await digitsProject({ mode: "pairwise", seedSize: 30, batchSize: 10, acquisition: "crossentropy" });
+    // the anchor pair design (project settings) with 30% of the round's stage uniform pairs
+    const { projectId, owner, annotators, truth } = await digitsProject({ mode: "pairwise", seedSize: 30, batchSize: 10, pairDesign: "anchor", pairUniformShare: 0.3 });
     const [first] = (await nextTasks(annotators[0], projectId, 1)).tasks;
     await submitLabel(annotators[0], projectId, { taskId: first.id, kind: "unsure", idempotencyKey: "unsure-1" });
     // the rest of the seed stage (a uniform pair stage is drawn ahead meanwhile)
@@ -218,7 +221,7 @@ describe("rounds in the worker", () => {
 
     const round = await db().round.findFirstOrThrow({ where: { projectId, index: 0 }, include: { estimates: true } });
     expect(round).toMatchObject({ status: "done", nLabels: 29, backend: "fake-components", resultsFile: "rounds/round-0.npy" });
-    expect(round.config).toMatchObject({ mode: "pairwise", pairDesign: "anchor", uniformShare: 0.5 });
+    expect(round.config).toMatchObject({ mode: "pairwise", pairDesign: "anchor", pairUniformShare: 0.3, uniformShare: 0.3 });
     // 29 answers hold out floor(2.9) = 2 pairs to measure the pairwise accuracy
     expect(round.surrogateAccuracy).not.toBeNull();
     const clusterings = await db().clustering.count({ where: { projectId } });
@@ -243,8 +246,8 @@ describe("rounds in the worker", () => {
     expect(next).toHaveLength(10);
     expect(next[0].batch).toMatchObject({ index: 2, design: "uniform" });
     expect(next.every((t) => t.itemIndexB !== null && t.itemIndex < t.itemIndexB && t.design === "uniform")).toBe(true);
-    // anchor pairs carry their predicted same-probability as score, then 5 uniform pairs carry none
-    expect(next.map((t) => t.score !== null)).toEqual([true, true, true, true, true, false, false, false, false, false]);
+    // 7 anchor pairs carry their predicted same-probability as score, then 3 uniform pairs carry none
+    expect(next.map((t) => t.score !== null)).toEqual([true, true, true, true, true, true, true, false, false, false]);
     expect(next.map((t) => t.drawOrder)).toEqual(Array.from({ length: 10 }, (_, i) => 40 + i));
     // no pair is drawn twice, the unsure one included
     const keys = new Set((await db().task.findMany({ where: { projectId } })).map((t) => `${t.itemIndex}:${t.itemIndexB}`));

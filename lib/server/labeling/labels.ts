@@ -20,6 +20,13 @@ export const submitLabelInput = z.object({
   classIndex: z.number().int().min(0).optional(),
   answer: z.enum(["same", "different"], "answer must be same or different.").optional(),
   reason: z.string().trim().max(500).optional(),
+  /** how long the answer took, as the label page measures it (answer-timer.ts); at most a day */
+  durationMs: z
+    .number("durationMs is a number of milliseconds.")
+    .int("durationMs is a whole number of milliseconds.")
+    .min(0, "durationMs cannot be negative.")
+    .max(86_400_000, "durationMs is at most a day (86400000 ms); leave it out when the time is unknown.")
+    .optional(),
 });
 export type SubmitLabelInput = z.infer<typeof submitLabelInput>;
 
@@ -78,6 +85,7 @@ export async function submitLabel(user: SessionUser, projectId: string, input: S
         classIndex: input.kind === "label" ? input.classIndex : null,
         answer: input.kind === "label" ? input.answer : null,
         reason: input.reason,
+        durationMs: input.durationMs,
         idempotencyKey: input.idempotencyKey,
       },
     });
@@ -185,6 +193,7 @@ function publicLabel(label: Label) {
     classIndex: label.classIndex,
     answer: label.answer,
     withdrawn: label.withdrawn,
+    durationMs: label.durationMs,
     createdAt: label.createdAt,
   };
 }

@@ -113,12 +113,21 @@ export async function drawStageIfNeeded(projectId: string, requester?: string): 
       await createBatch(tx, projectId, { index, drawnByRoundIndex: null, design: "uniform", eps: 0, poolSize: null, evidence: null }, pairs.map((p) => ({ ...p, design: "uniform" as const })));
       return pairs.length;
     }
-    const pool = Int32Array.from({ length: project.n }, (_, i) => i).filter((row) => !drawn.rows.has(row));
+    const pool = undrawnRows(project.n, drawn.rows);
     if (!pool.length) return 0;
     const stage = drawStage({ stage: index, firstOrder: drawn.count, pool, size: demand.size, ranking, numClasses: Math.max(2, project.classes.length), clusterings, random });
     await createBatch(tx, projectId, stageRecord(stage, index, ranking?.round ?? null), stage.draws.map((d) => ({ ...d, rowB: null })));
     return stage.draws.length;
   });
+}
+
+/** Every row not drawn yet, increasing (a mask over N: no per-row callback or Set lookup). */
+function undrawnRows(n: number, drawn: ReadonlySet<number>): Int32Array {
+  const taken = new Uint8Array(n);
+  for (const row of drawn) taken[row] = 1;
+  const pool = new Int32Array(n - drawn.size);
+  for (let row = 0, j = 0; row < n; row++) if (!taken[row]) pool[j++] = row;
+  return pool;
 }
 
 /** The Batch row of a drawn stage. */

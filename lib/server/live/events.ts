@@ -1,7 +1,7 @@
 import { db } from "../db";
 import { requireProjectRole } from "../auth/project-access";
 import { jobPayload } from "../jobs/queue";
-import { latestEstimates } from "../project-data/estimate-history";
+import { estimatesByClustering, latestEstimates } from "../project-data/estimate-history";
 import { roundJob } from "../rounds/round-job";
 import { settledThrough } from "../labeling/stages";
 import { roundProgress, type RoundProgress } from "../rounds/round-progress";
@@ -45,11 +45,7 @@ export async function snapshotAs(projectId: string, role: ProjectRole): Promise<
   });
   const last = await latestEstimates(projectId);
   const maySeeEstimates = role === "OWNER" || project.annotatorsSeeEstimates;
-  let estimates: ProjectSnapshot["estimates"] = null;
-  if (maySeeEstimates && last) {
-    estimates = {};
-    for (const e of last.estimates) (estimates[e.clustering] ??= {})[e.metric] = { value: e.value, lo: e.lo, hi: e.hi, pBest: e.pBest };
-  }
+  const estimates: ProjectSnapshot["estimates"] = maySeeEstimates && last ? estimatesByClustering(last.estimates) : null;
   return {
     labels: await countedLabels(db(), projectId),
     budget: project.budget,

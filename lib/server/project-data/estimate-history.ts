@@ -61,3 +61,10 @@ export async function estimateHistory(projectId: string, options: HistoryOptions
 export async function latestEstimates(projectId: string, options: Omit<HistoryOptions, "latest"> = {}): Promise<RoundEstimates | null> {
   return (await estimateHistory(projectId, { ...options, latest: true }))[0] ?? null;
 }
+
+/** Estimates as the API shows them: clustering -> metric -> value with its interval and P(best) (GET progress, round.completed). */
+export function estimatesByClustering(points: readonly EstimatePoint[]): Record<string, Record<string, { value: number; lo: number | null; hi: number | null; pBest: number | null }>> {
+  const map: Record<string, Record<string, { value: number; lo: number | null; hi: number | null; pBest: number | null }>> = {};
+  for (const e of points) (map[e.clustering] ??= {})[e.metric] = { value: e.value, lo: e.lo, hi: e.hi, pBest: e.pBest };
+  return map;
+}

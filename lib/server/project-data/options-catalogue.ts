@@ -3,6 +3,7 @@ import { ACQUISITIONS, type Acquisition } from "@/lib/cereal/method/acquisition"
 import type { Design } from "@/lib/cereal/method/designs";
 import { ESTIMATORS } from "@/lib/cereal/method/estimators";
 import { RECOMMENDED, type Configuration } from "@/lib/cereal/method/recommended";
+import { PAIR_DESIGNS, RECOMMENDED_PAIRS, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
 
 /**
  * What a project (or a simulation of it) may be configured with: the acquisition functions, the
@@ -14,6 +15,9 @@ export interface OptionsCatalogue {
   readonly designs: Record<Acquisition, Design[]>;
   readonly estimators: string[];
   readonly recommended: Configuration;
+  /** a pairwise project's pair designs, and the recommended one with its uniform share */
+  readonly pairDesigns: PairDesign[];
+  readonly recommendedPairs: typeof RECOMMENDED_PAIRS;
 }
 
 export function optionsCatalogue(): OptionsCatalogue {
@@ -22,11 +26,13 @@ export function optionsCatalogue(): OptionsCatalogue {
     designs: Object.fromEntries(ACQUISITIONS.map((a) => [a, [...designsFor(a)]])) as Record<Acquisition, Design[]>,
     estimators: Object.keys(ESTIMATORS),
     recommended: { ...RECOMMENDED },
+    pairDesigns: [...PAIR_DESIGNS],
+    recommendedPairs: { ...RECOMMENDED_PAIRS },
   };
 }
 
 /** The project settings a new project starts with: the recommended configuration (no schema default holds them). */
 export function recommendedProjectSettings() {
   const { acquisition, design, fixmatch, fixmatchSteps, estimator } = RECOMMENDED;
-  return { acquisition, design, fixmatch, fixmatchSteps, estimator };
+  return { acquisition, design, fixmatch, fixmatchSteps, estimator, ...RECOMMENDED_PAIRS };
 }

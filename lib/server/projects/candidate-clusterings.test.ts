@@ -48,6 +48,18 @@ describe("candidate clusterings", () => {
     expect((await again.json()).error.message).toBe("This project already has the clustering 'embeddings_kmeans_k10_s3'.");
   });
 
+  it("refuses spectral clustering above its item limit, saying why and what to use instead", async () => {
+    const { projectId, owner } = await digitsProject();
+    // the limit is checked on the project's N before anything is read: a larger N recorded on the project stands in for a larger bundle
+    await db().project.update({ where: { id: projectId }, data: { n: 20_001 } });
+    const r = await post(owner, projectId, { method: "spectral", k: 10 });
+    expect(r.status).toBe(400);
+    expect((await r.json()).error.message).toBe(
+      "Spectral clustering is limited to 20,000 items (its nearest-neighbour search grows with the square of N); this project has 20,001. Use k-means, or cluster offline and add the result with `cereal add-clustering`.",
+    );
+    expect(await db().job.count({ where: { projectId, kind: "cluster" } })).toBe(0);
+  });
+
   it("clusters one of the project's embedding spaces (digits-spaces, pca8) spectrally and records the space", async () => {
     const owner = asSession(await createTestUser("RESEARCHER"));
     const { projectId } = await importBundle("data/digits-spaces", owner.id, { name: "Digits spaces", mode: "clusterwise" });

@@ -5,7 +5,7 @@
  * algorithm, its parameters and the running time. Estimates cover it from the next round.
  */
 import { z } from "zod";
-import { CLUSTERING_METHODS, makeCandidateClustering } from "@/lib/clustering";
+import { CLUSTERING_METHODS, makeCandidateClustering, SPECTRAL_MAX_ITEMS } from "@/lib/clustering";
 import { db } from "../db";
 import { badRequest, conflict } from "../errors";
 import { defineJob } from "../jobs/definition";
@@ -33,6 +33,10 @@ export async function requestCandidateClustering(user: SessionUser, projectId: s
   const input = candidateClusteringInput.parse(rawInput);
   const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { n: true, spaces: { select: { name: true } } } });
   if (input.k >= project.n) throw badRequest(`k must be below the number of items (${project.n}).`);
+  if (input.method === "spectral" && project.n > SPECTRAL_MAX_ITEMS)
+    throw badRequest(
+      `Spectral clustering is limited to ${SPECTRAL_MAX_ITEMS.toLocaleString("en")} items (its nearest-neighbour search grows with the square of N); this project has ${project.n.toLocaleString("en")}. Use k-means, or cluster offline and add the result with \`cereal add-clustering\`.`,
+    );
   if (input.space !== undefined && !project.spaces.some((s) => s.name === input.space)) {
     const names = project.spaces.map((s) => s.name);
     throw badRequest(`This project has no embedding space '${input.space}'${names.length ? ` (it has ${names.join(", ")})` : "; leave space out to use its embeddings"}.`);

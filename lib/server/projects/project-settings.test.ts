@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import * as settingsRoute from "@/app/api/projects/[projectId]/settings/route";
 import { RECOMMENDED } from "@/lib/cereal/method/recommended";
+import { RECOMMENDED_PAIRS } from "@/lib/cereal/pairwise/pair-designs";
 import { db } from "../db";
+import { exportConfig } from "../exports/exports";
 import { requestAs, routeContext } from "../http/test-requests";
 import { addTestLabels, createTestProject } from "./test-projects";
 
@@ -70,6 +72,22 @@ describe("project settings", () => {
     await bad({ seedSize: 2000 }, /The seed batch \(2000\) cannot exceed the budget \(1000\)/);
     await bad({ classes: [{ name: "a" }, { name: "A" }] }, /Class names must be different/);
     await bad({ colour: "red" }, /Unrecognized key: "colour"/);
+    await bad({ pairDesign: "closest" }, /pairDesign: pairDesign is one of random, uncertain, anchor/);
+    await bad({ pairUniformShare: 1.5 }, /pairUniformShare: pairUniformShare is a share: use 0 \(only the design's own pairs\) to 1/);
+    await bad({ pairUniformShare: "half" }, /pairUniformShare: pairUniformShare is a number from 0 to 1/);
+  });
+
+  it("has the pair design as a setting: recommended for new projects, changed by the owner, in the configuration export", async () => {
+    const { projectId, owner } = await createTestProject();
+    expect(RECOMMENDED_PAIRS).toEqual({ pairDesign: "random", pairUniformShare: 0.5 });
+    expect((await (await get(owner, projectId)).json()).settings).toMatchObject(RECOMMENDED_PAIRS);
+    const response = await patch(owner, projectId, { mode: "pairwise", pairDesign: "uncertain", pairUniformShare: 0.25 });
+    expect((await response.json()).settings).toMatchObject({ mode: "pairwise", pairDesign: "uncertain", pairUniformShare: 0.25 });
+    const config = await (await exportConfig(owner, projectId)).json();
+    expect(config.settings).toMatchObject({ pairDesign: "uncertain", pairUniformShare: 0.25 });
+    // a clusterwise project never reads them: its export leaves them out
+    await patch(owner, projectId, { mode: "clusterwise" });
+    expect(Object.keys((await (await exportConfig(owner, projectId)).json()).settings)).not.toContain("pairDesign");
   });
 
   it("refuses to change the mode or the classes once labels exist (409), but allows the rest", async () => {

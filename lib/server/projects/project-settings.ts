@@ -8,6 +8,7 @@ import { designsFor } from "@/lib/cereal/method/acquire";
 import { ACQUISITIONS, type Acquisition } from "@/lib/cereal/method/acquisition";
 import { DESIGNS, type Design } from "@/lib/cereal/method/designs";
 import { ESTIMATORS } from "@/lib/cereal/method/estimators";
+import { PAIR_DESIGNS } from "@/lib/cereal/pairwise/pair-designs";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { db } from "../db";
 import { badRequest, conflict } from "../errors";
@@ -31,6 +32,12 @@ export const projectSettingsInput = z.strictObject({
   design: z.enum(DESIGNS).optional(),
   estimator: z.enum(Object.keys(ESTIMATORS) as [string, ...string[]]).optional(),
   fixmatch: z.boolean().optional(),
+  pairDesign: z.enum(PAIR_DESIGNS, `pairDesign is one of ${PAIR_DESIGNS.join(", ")} (a pairwise project's pair design).`).optional(),
+  pairUniformShare: z
+    .number("pairUniformShare is a number from 0 to 1.")
+    .min(0, "pairUniformShare is a share: use 0 (only the design's own pairs) to 1 (all uniform pairs).")
+    .max(1, "pairUniformShare is a share: use 0 (only the design's own pairs) to 1 (all uniform pairs).")
+    .optional(),
   seedSize: count(100_000).optional(),
   batchSize: count(100_000).optional(),
   budget: count(10_000_000).optional(),
@@ -51,6 +58,8 @@ const SETTINGS_SELECT = {
   design: true,
   estimator: true,
   fixmatch: true,
+  pairDesign: true,
+  pairUniformShare: true,
   seedSize: true,
   batchSize: true,
   budget: true,

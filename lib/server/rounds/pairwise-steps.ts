@@ -1,9 +1,8 @@
 import { acquirePairs, estimatePairwiseRound, fitPairwiseRound, pairwiseRoundResult, type EstimatedPairwiseRound, type FittedPairwiseRound, type PairwiseRoundOptions, type PairwiseState } from "@/lib/cereal/pairwise/pairwise-round";
-import type { PairDrawRecord } from "@/lib/cereal/pairwise/pair-designs";
+import type { PairDesign, PairDrawRecord } from "@/lib/cereal/pairwise/pair-designs";
 import { defaultNumOutputs } from "@/lib/cereal/pairwise/pair-surrogate";
 import { loadProblem } from "../project-data/arrays";
 import { writeRoundFiles } from "../project-data/round-files";
-import { pairDesignFor, UNIFORM_SHARE } from "./round-config";
 import { trainingProgress } from "./round-progress";
 import type { RoundLoad, RoundMode, RoundSteps } from "./round-steps";
 import { completeRound } from "./round-store";
@@ -31,12 +30,12 @@ export const pairwiseRound: RoundMode = {
       round,
     };
     const options: PairwiseRoundOptions = {
-      design: pairDesignFor(project.acquisition),
+      design: project.pairDesign as PairDesign,
       strategy: "all",
       batch: plan.size,
       seed: project.seed,
       exclude: plan.drawn.pairs,
-      designOptions: { uniformShare: UNIFORM_SHARE },
+      designOptions: { uniformShare: project.pairUniformShare },
       onProgress: trainingProgress(input),
     };
     return new PairwiseSteps({ project, round, frozen, plan, input }, state, options);

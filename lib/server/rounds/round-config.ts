@@ -3,46 +3,20 @@ import type { Design } from "@/lib/cereal/method/designs";
 import { estimatorByName } from "@/lib/cereal/method/estimators";
 import type { RoundOptions } from "@/lib/cereal/method/round";
 import { PAIR_DESIGN_SAMPLING, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
-import { runSettings, type RunSettingKey } from "../projects/run-settings";
+import { runSettings, type PairSettingKey, type RunSettingKey } from "../projects/run-settings";
 
 /**
  * What a round runs with, as recorded on its Round row: the project's run settings, and for a
- * pairwise project the pair design its acquisition names.
+ * pairwise project its pair design with the uniform share it draws (all of a random stage).
  */
-
-/**
- * The pair design of a project: there is no separate setting; the acquisition the project already
- * has names it. Random and the NMI-targeted acquisitions (Hard NMI, the default, and Soft NMI)
- * draw uniform pairs, which gave the lowest AEC of the three designs (issue #10 note); the
- * uncertainty acquisitions (MaxEntropy, BALD) draw `uncertain` pairs, CrossEntropy (a cluster
- * against its class) `anchor` pairs, each with half of every batch uniform (UNIFORM_SHARE).
- */
-export function pairDesignFor(acquisition: string): PairDesign {
-  const byAcquisition: Record<Acquisition, PairDesign> = {
-    random: "random",
-    hardnmi: "random",
-    softnmi: "random",
-    maxentropy: "uncertain",
-    bald: "uncertain",
-    crossentropy: "anchor",
-  };
-  return byAcquisition[acquisition as Acquisition] ?? "random";
-}
-
-/**
- * Share of uniform pairs in an uncertain or anchor batch: trained on the design's pairs alone,
- * MCL merged classes on digits (NMI AEC 0.43-0.44 vs 0.18-0.20 with half uniform, 500-pair batches).
- */
-export const UNIFORM_SHARE = 0.5;
-
-export function roundConfig<P extends Record<RunSettingKey, unknown> & { mode: string; acquisition: string; design: string }>(project: P) {
-  const pairDesign = project.mode === "pairwise" ? pairDesignFor(project.acquisition) : null;
+export function roundConfig<P extends Record<RunSettingKey | PairSettingKey, unknown> & { mode: string; design: string; pairDesign: string; pairUniformShare: number }>(project: P) {
+  const pairDesign = project.mode === "pairwise" ? (project.pairDesign as PairDesign) : null;
   return {
     ...runSettings(project),
     mode: project.mode,
     // a pairwise project draws pairs: the sampling its pair design implies
     design: pairDesign ? PAIR_DESIGN_SAMPLING[pairDesign] : (project.design as Design),
-    ...(pairDesign ? { pairDesign, uniformShare: pairDesign === "random" ? 1 : UNIFORM_SHARE, pseudoLabels: "all" } : {}),
+    ...(pairDesign ? { uniformShare: pairDesign === "random" ? 1 : project.pairUniformShare, pseudoLabels: "all" } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { defineJob } from "../jobs/definition";
 import { enqueueUniqueJob } from "../jobs/queue";
 import { roundOutcome, runRound } from "./round-steps";
 import { keepStagesAhead, settledThrough, stageDemand } from "../labeling/stages";
+import { notifyRoundCompleted, notifyRoundFailed } from "../webhooks/events";
 
 /**
  * The round job, and when rounds run. Round r estimates from the labels of the settled stages
@@ -26,6 +27,7 @@ export const roundJob = defineJob({
   retry: { maxAttempts: 3, backoffMs: 5_000 },
   async run({ job, payload, deps, signal, progress }) {
     const outcome = await runRound({ ...payload, jobId: job.id, deps, signal, progress });
+    await notifyRoundCompleted(payload.projectId, payload.round);
     await maybeEnqueueRound(payload.projectId);
     // the stages drawn from now on use this round's ranking
     await keepStagesAhead(payload.projectId);
@@ -34,6 +36,7 @@ export const roundJob = defineJob({
   // The last attempt failed: the Round row shows the error too (the job keeps it, retryable).
   async onFailed({ projectId, round }, message) {
     await db().round.updateMany({ where: { projectId, index: round, status: { not: "done" } }, data: { status: "failed", error: message } });
+    await notifyRoundFailed(projectId, round, message);
   },
 });
 
@@ -66,9 +69,11 @@ export async function roundDue(projectId: string, round: number): Promise<boolea
 }
 
 export async function maybeEnqueueRound(projectId: string): Promise<boolean> {
-  const round = await nextRoundIndex(projectId);
+  // checked on every answer: while a round is queued or running (most of the time) one query says no
   const busy = await db().job.count({ where: { projectId, kind: roundJob.kind, status: { in: ["queued", "running"] } } });
-  if (busy > 0 || !(await roundDue(projectId, round))) return false;
+  if (busy > 0) return false;
+  const round = await nextRoundIndex(projectId);
+  if (!(await roundDue(projectId, round))) return false;
   // A round the owner cancelled keeps its job (status cancelled) until the owner retries it.
   return (await enqueueUniqueJob(roundJob, { projectId, round })) !== null;
 }

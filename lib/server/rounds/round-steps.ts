@@ -36,7 +36,7 @@ export interface RoundInput {
 export const ROUND_STEPS = ["freeze", "load", "fit", "estimate", "acquire", "store"] as const;
 export type RoundStep = (typeof ROUND_STEPS)[number];
 
-/** What the job stores as its result: the round's size, its next batch and each step's seconds. */
+/** What the job stores as its result: the round's size, its next batch and each step's seconds, wall and CPU (this process's user + system time: on shared cores the closer figure of the work). */
 export const roundOutcome = z.object({
   round: z.number(),
   skipped: z.string().optional(),
@@ -45,6 +45,7 @@ export const roundOutcome = z.object({
   next: z.number().optional(),
   pairAccuracy: z.number().nullable().optional(),
   steps: z.record(z.enum(ROUND_STEPS), z.number()).optional(),
+  cpu: z.record(z.enum(ROUND_STEPS), z.number()).optional(),
 });
 export type RoundOutcome = z.infer<typeof roundOutcome>;
 
@@ -83,10 +84,14 @@ export async function runRound(input: RoundInput): Promise<RoundOutcome> {
   if (existing?.status === "done") return { round, skipped: "already done" };
 
   const seconds = {} as Record<RoundStep, number>;
+  const cpu = {} as Record<RoundStep, number>;
   const timed = async <T>(step: RoundStep, work: () => T | Promise<T>): Promise<T> => {
     const t = performance.now();
+    const c = process.cpuUsage();
     const value = await work();
     seconds[step] = (performance.now() - t) / 1000;
+    const used = process.cpuUsage(c);
+    cpu[step] = (used.user + used.system) / 1e6;
     return value;
   };
   const frozen = await timed("freeze", () => freezeLabels(project, round, input.jobId, existing?.id ?? null));
@@ -102,7 +107,7 @@ export async function runRound(input: RoundInput): Promise<RoundOutcome> {
     await input.progress({ phase: "writing" });
     return steps.store({ started, writeStarted: performance.now() });
   });
-  return { round, ...outcome, steps: seconds };
+  return { round, ...outcome, steps: seconds, cpu };
 }
 
 /** A settled item label, or a settled pair answer, with how its task was drawn. */

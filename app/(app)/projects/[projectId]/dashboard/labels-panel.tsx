@@ -10,7 +10,8 @@ interface Overview {
   mode: string;
   overlap: number;
   classes: { value: string; name: string; count: number }[];
-  annotators: { userId: string; name: string; email: string; labels: number; skips: number; unsure: number }[];
+  annotators: { userId: string; name: string; email: string; labels: number; skips: number; unsure: number; timedAnswers: number; medianSeconds: number | null }[];
+  answerTime: { mode: string; timedAnswers: number; medianSeconds: number | null };
   agreement: { method: "cohen" | "krippendorff"; value: number | null; units: number; raters: number; unanimous: number } | null;
   recent: {
     page: number;
@@ -92,10 +93,18 @@ export function LabelsPanel({ projectId, version }: { projectId: string; version
                   <td className="text-right">{a.labels} labels</td>
                   <td className="text-right text-slate-500">{a.skips} skips</td>
                   <td className="text-right text-slate-500">{a.unsure} unsure</td>
+                  <td className="text-right text-slate-500" title={`median over ${a.timedAnswers} timed answers`} data-testid="annotator-seconds">
+                    {a.medianSeconds === null ? "–" : `${a.medianSeconds.toFixed(1)} s/answer`}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
+          <p className="mt-2 text-xs text-slate-600" data-testid="answer-time">
+            {overview.answerTime.medianSeconds === null
+              ? "No timed answers yet: the label page times each answer (visible time, idle stretches cut at 60 s)."
+              : `Median ${overview.answerTime.medianSeconds.toFixed(1)} s per ${overview.answerTime.mode} answer over ${overview.answerTime.timedAnswers} timed answers (visible time, idle stretches cut at 60 s).`}
+          </p>
           <p className="mt-2 text-xs text-slate-600" data-testid="agreement">
             {overview.agreement
               ? `${overview.agreement.method === "cohen" ? "Cohen's κ" : "Krippendorff's α"} ${formatMetric(overview.agreement.value, 2)} over ${overview.agreement.units} items labeled ${overview.agreement.raters === 2 ? "by both annotators" : `by ${overview.agreement.raters} annotators`}; ${Math.round(overview.agreement.unanimous * 100)}% unanimous.`

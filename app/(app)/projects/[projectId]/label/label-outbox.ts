@@ -12,6 +12,8 @@ export interface AnswerBody {
   classIndex?: number;
   answer?: "same" | "different";
   reason?: string;
+  /** how long the answer took (answer-timer.ts), in whole milliseconds */
+  durationMs?: number;
 }
 
 export type OutboxOp = { type: "answer"; key: string; taskId: string; body: AnswerBody } | { type: "undo"; key: string; taskId: string };

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { QueueState, TaskView } from "@/lib/server/labeling/tasks";
 import { apiRequest, errorMessage } from "@/app/components/api";
+import { AnswerTimer } from "./answer-timer";
 import { LabelOutbox, newIdempotencyKey, type AnswerBody, type OutboxOp } from "./label-outbox";
 
 /**
@@ -33,7 +34,7 @@ export interface LabelingSession {
   retrying: boolean;
   progress: Progress | null;
   canUndo: boolean;
-  answer(body: AnswerBody): void;
+  answer(body: Omit<AnswerBody, "durationMs">): void;
   undo(): void;
   refill(): void;
 }
@@ -68,6 +69,23 @@ export function useLabelingSession(options: {
   const preloaded = useRef(new Map<string, HTMLImageElement>());
   const leaving = useRef(false);
   const lastAnswerAt = useRef(0);
+  // times the task on screen: a new timer whenever another task comes first (an undone one included)
+  const timer = useRef<AnswerTimer | null>(null);
+  const currentId = queue[0]?.id ?? null;
+  useEffect(() => {
+    timer.current = currentId === null ? null : new AnswerTimer(performance.now(), document.visibilityState === "visible");
+  }, [currentId]);
+  useEffect(() => {
+    const input = () => timer.current?.input(performance.now());
+    const visibility = () => timer.current?.visibility(performance.now(), document.visibilityState === "visible");
+    const events = ["keydown", "pointerdown", "pointermove", "wheel", "scroll"] as const;
+    for (const e of events) window.addEventListener(e, input, { passive: true, capture: true });
+    document.addEventListener("visibilitychange", visibility);
+    return () => {
+      for (const e of events) window.removeEventListener(e, input, { capture: true });
+      document.removeEventListener("visibilitychange", visibility);
+    };
+  }, []);
 
   const setQueue = useCallback((next: (q: TaskView[]) => TaskView[]) => {
     queueRef.current = next(queueRef.current);
@@ -220,10 +238,11 @@ export function useLabelingSession(options: {
   }, [queue.length, state, refill]);
 
   const answer = useCallback(
-    (body: AnswerBody) => {
+    (given: Omit<AnswerBody, "durationMs">) => {
       const task = queueRef.current[0];
       const box = outbox.current;
       if (!task || !box) return;
+      const body: AnswerBody = timer.current ? { ...given, durationMs: timer.current.elapsed(performance.now()) } : given;
       const key = newIdempotencyKey();
       lastAnswerAt.current = Date.now();
       answered.current.add(task.id);

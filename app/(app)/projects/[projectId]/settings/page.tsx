@@ -5,6 +5,9 @@ import { optionsCatalogue } from "@/lib/server/project-data/options-catalogue";
 import { getProjectSettings } from "@/lib/server/projects/project-settings";
 import { pageError } from "../page-error";
 import { AddClusteringForm, DeleteProject, SettingsForm } from "./settings-forms";
+import { WebhookSettings, type WebhookView } from "@/app/components/webhook-settings";
+import { AppError } from "@/lib/server/errors";
+import { projectWebhook } from "@/lib/server/webhooks/webhooks";
 
 export const metadata: Metadata = { title: "Project settings" };
 
@@ -12,9 +15,12 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
   const { projectId } = await params;
   const user = await requirePageUser(`/projects/${projectId}/settings`);
   const settings = await getProjectSettings(user, projectId).catch(pageError);
+  // the webhook is the owners' business: annotators see no section
+  const webhook = await projectWebhook(user, projectId).catch((error) => (error instanceof AppError && error.code === "forbidden" ? null : Promise.reject(error)));
   const catalogue = optionsCatalogue();
   // the settings form edits these; the trainer guard follows the estimator (guarded)
   const { acquisition, design, fixmatch, fixmatchSteps, estimator } = catalogue.recommended;
+  const { pairDesign, pairUniformShare } = catalogue.recommendedPairs;
   return (
     <div className="space-y-8">
       <div>
@@ -37,9 +43,21 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
         acquisitions={catalogue.acquisitions}
         designs={catalogue.designs}
         estimators={catalogue.estimators}
-        recommended={{ acquisition, design, fixmatch, fixmatchSteps, estimator }}
+        pairDesigns={catalogue.pairDesigns}
+        recommended={{ acquisition, design, fixmatch, fixmatchSteps, estimator, pairDesign, pairUniformShare }}
       />
       <AddClusteringForm projectId={projectId} />
+      {webhook && (
+        <WebhookSettings
+          base={`/api/projects/${projectId}/webhook`}
+          events={
+            <>
+              <code>round.completed</code> (with the estimates), <code>round.failed</code> and <code>stop_rule.met</code>
+            </>
+          }
+          initial={JSON.parse(JSON.stringify(webhook)) as WebhookView}
+        />
+      )}
       <DeleteProject projectId={projectId} name={settings.name} />
     </div>
   );

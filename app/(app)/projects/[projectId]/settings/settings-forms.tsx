@@ -16,6 +16,8 @@ interface Settings {
   design: string;
   estimator: string;
   fixmatch: boolean;
+  pairDesign: string;
+  pairUniformShare: number;
   seedSize: number;
   batchSize: number;
   budget: number;
@@ -41,11 +43,11 @@ function Notice({ message }: { message: Message }) {
   );
 }
 
-function NumberField({ label, value, onChange, min, hint }: { label: string; value: number; onChange: (v: number) => void; min: number; hint?: string }) {
+function NumberField({ label, value, onChange, min, max, step = 1, hint }: { label: string; value: number; onChange: (v: number) => void; min: number; max?: number; step?: number; hint?: string }) {
   return (
     <label className="block">
       <span className="text-sm font-medium text-slate-700">{label}</span>
-      <input type="number" min={min} step={1} value={value} onChange={(e) => onChange(Number(e.target.value))} className={INPUT_CLASS} />
+      <input type="number" min={min} max={max} step={step} value={value} onChange={(e) => onChange(Number(e.target.value))} className={INPUT_CLASS} />
       {hint && <span className="mt-1 block text-xs text-slate-500">{hint}</span>}
     </label>
   );
@@ -85,6 +87,8 @@ interface Recommended {
   fixmatch: boolean;
   fixmatchSteps: number;
   estimator: string;
+  pairDesign: string;
+  pairUniformShare: number;
 }
 
 export function SettingsForm({
@@ -93,6 +97,7 @@ export function SettingsForm({
   acquisitions,
   designs,
   estimators,
+  pairDesigns,
   recommended,
 }: {
   projectId: string;
@@ -101,6 +106,8 @@ export function SettingsForm({
   /** the designs each acquisition can draw with, the first its default */
   designs: Record<string, string[]>;
   estimators: string[];
+  /** a pairwise project's pair designs */
+  pairDesigns: string[];
   recommended: Recommended;
 }) {
   const router = useRouter();
@@ -208,7 +215,7 @@ export function SettingsForm({
               type="button"
               onClick={() => setS((prev) => ({ ...prev, ...recommended }))}
               className="text-xs font-medium text-indigo-600 hover:text-indigo-500"
-              title={`${recommended.acquisition}, ${recommended.design} sampling, ${recommended.fixmatch ? `FixMatch ${recommended.fixmatchSteps} steps` : "supervised"}, ${recommended.estimator} estimator (lib/cereal/method/ESTIMATORS.md)`}
+              title={`${recommended.acquisition}, ${recommended.design} sampling, ${recommended.fixmatch ? `FixMatch ${recommended.fixmatchSteps} steps` : "supervised"}, ${recommended.estimator} estimator (lib/cereal/method/ESTIMATORS.md); pairwise: ${recommended.pairDesign} pairs`}
             >
               Use the recommended configuration
             </button>
@@ -237,6 +244,26 @@ export function SettingsForm({
           <div className="pt-6">
             <Toggle label="FixMatch" checked={s.fixmatch} onChange={(v) => set("fixmatch", v)} hint="Semi-supervised training of the surrogate." />
           </div>
+          {s.mode === "pairwise" && (
+            <>
+              <SelectField
+                label="Pair design"
+                value={s.pairDesign}
+                options={pairDesigns}
+                onChange={(v) => set("pairDesign", v)}
+                hint={`How a round draws its pairs: random (uniform pairs, ${recommended.pairDesign === "random" ? "recommended" : "lowest AEC measured"}), uncertain (predicted same-probability near 0.5) or anchor (items against cluster representatives).`}
+              />
+              <NumberField
+                label="Uniform share of a pair stage"
+                min={0}
+                max={1}
+                step={0.05}
+                value={s.pairUniformShare}
+                onChange={(v) => set("pairUniformShare", v)}
+                hint={`Uncertain and anchor stages: the share drawn as uniform pairs (${recommended.pairUniformShare} recommended; a random stage is all uniform).`}
+              />
+            </>
+          )}
         </div>
       </section>
 

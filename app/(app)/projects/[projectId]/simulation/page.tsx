@@ -28,18 +28,21 @@ export default async function SimulationPage({ params }: { params: Promise<{ pro
           (AEC) summarises a run: lower is better. A run occupies the worker, so rounds of live labeling wait behind it; keep budgets modest.
         </p>
       </div>
-      {project.hasReferenceLabels && project.mode !== "pairwise" ? (
+      {project.hasReferenceLabels ? (
         <SimulationRuns
           projectId={projectId}
           acquisitions={catalogue.acquisitions}
           designs={catalogue.designs}
           estimators={catalogue.estimators}
           recommended={catalogue.recommended}
+          pairDesigns={catalogue.pairDesigns}
+          recommendedPairs={catalogue.recommendedPairs}
+          projectMode={project.mode}
           n={project.n}
         />
       ) : (
         <p className="rounded-md border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-          {project.mode === "pairwise" ? "Simulations run clusterwise; this project labels pairs." : "This project's bundle has no reference labels (labels.npy), so there is no oracle to simulate with."}
+          This project&apos;s bundle has no reference labels (labels.npy), so there is no oracle to simulate with.
         </p>
       )}
     </div>

@@ -12,7 +12,21 @@ type Values = Record<MetricKey, number>;
 interface Run {
   id: string;
   status: string;
-  options: { acquisition: string; design?: string; estimator: string; fixmatch: boolean; trainerGuard?: boolean; seedSize: number; batch: number; budget: number; steps: number; seed: number };
+  options: {
+    mode?: string;
+    pairDesign?: string;
+    pairUniformShare?: number;
+    acquisition: string;
+    design?: string;
+    estimator: string;
+    fixmatch: boolean;
+    trainerGuard?: boolean;
+    seedSize: number;
+    batch: number;
+    budget: number;
+    steps: number;
+    seed: number;
+  };
   progress: { round: number; nLabels: number; budget: number } | null;
   summary: Summary | null;
   error: string | null;
@@ -60,6 +74,9 @@ export function SimulationRuns({
   designs,
   estimators,
   recommended,
+  pairDesigns,
+  recommendedPairs,
+  projectMode,
   n,
 }: {
   projectId: string;
@@ -69,6 +86,11 @@ export function SimulationRuns({
   estimators: string[];
   /** the recommended configuration (lib/cereal/method/recommended.ts) */
   recommended: { acquisition: string; design: string; estimator: string; fixmatch: boolean; fixmatchSteps: number; trainerGuard: boolean };
+  /** pairwise simulations: the pair designs, the recommended one with its uniform share */
+  pairDesigns: string[];
+  recommendedPairs: { pairDesign: string; pairUniformShare: number };
+  /** the project's annotation mode: the form starts with it (either mode can be simulated) */
+  projectMode: string;
   n: number;
 }) {
   const [runs, setRuns] = useState<Run[]>([]);
@@ -78,6 +100,8 @@ export function SimulationRuns({
   const [error, setError] = useState<string | null>(null);
   // design "" = the acquisition's design in the paper
   const [form, setForm] = useState({ acquisition: "hardnmi", design: "", estimator: "argmax", fixmatch: false, trainerGuard: false, seedSize: 50, batch: 50, budget: Math.min(300, n), steps: 256, seed: 0 });
+  const [pairForm, setPairForm] = useState({ mode: projectMode, ...recommendedPairs });
+  const pairwise = pairForm.mode === "pairwise";
 
   const load = useCallback(async () => {
     const { simulations } = await apiJson<{ simulations: Run[] }>(`/api/projects/${projectId}/simulations`);
@@ -111,7 +135,9 @@ export function SimulationRuns({
     setError(null);
     try {
       const { design, ...rest } = form;
-      const { id } = await apiJson<{ id: string }>(`/api/projects/${projectId}/simulations`, { method: "POST", body: design ? form : rest });
+      const { seedSize, batch, budget, seed } = form;
+      const body = pairwise ? { ...pairForm, seedSize, batch, budget, seed } : design ? form : rest;
+      const { id } = await apiJson<{ id: string }>(`/api/projects/${projectId}/simulations`, { method: "POST", body });
       setSelected(id);
       await load();
     } catch (e) {
@@ -127,56 +153,91 @@ export function SimulationRuns({
     <div className="space-y-4">
       <form onSubmit={submit} aria-label="New simulation" className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-4 text-xs text-slate-600">
         <label className="flex flex-col gap-1">
-          Acquisition
-          <select
-            className={field}
-            value={form.acquisition}
-            onChange={(e) => setForm({ ...form, acquisition: e.target.value, design: designs[e.target.value]?.includes(form.design) ? form.design : "" })}
-          >
-            {acquisitions.map((a) => (
-              <option key={a}>{a}</option>
-            ))}
+          Mode
+          <select className={field} value={pairForm.mode} onChange={(e) => setPairForm({ ...pairForm, mode: e.target.value })}>
+            <option value="clusterwise">clusterwise</option>
+            <option value="pairwise">pairwise</option>
           </select>
         </label>
-        <label className="flex flex-col gap-1">
-          Design
-          <select className={field} value={form.design} onChange={(e) => setForm({ ...form, design: e.target.value })}>
-            <option value="">the paper&apos;s</option>
-            {(designs[form.acquisition] ?? []).map((d) => (
-              <option key={d}>{d}</option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          Estimator
-          <select className={field} value={form.estimator} title={estimatorSummary(form.estimator)?.estimate} onChange={(e) => setForm({ ...form, estimator: e.target.value })}>
-            {estimators.map((a) => (
-              <option key={a}>{a}</option>
-            ))}
-          </select>
-        </label>
-        {(["seedSize", "batch", "budget", "steps", "seed"] as const).map((key) => (
+        {pairwise ? (
+          <>
+            <label className="flex flex-col gap-1">
+              Pair design
+              <select className={field} value={pairForm.pairDesign} onChange={(e) => setPairForm({ ...pairForm, pairDesign: e.target.value })}>
+                {pairDesigns.map((d) => (
+                  <option key={d}>{d}</option>
+                ))}
+              </select>
+            </label>
+            <label className="flex flex-col gap-1" title="Uncertain and anchor stages: the share drawn as uniform pairs">
+              Uniform share
+              <input type="number" min={0} max={1} step={0.05} className={`${field} w-20`} value={pairForm.pairUniformShare} onChange={(e) => setPairForm({ ...pairForm, pairUniformShare: Number(e.target.value) })} />
+            </label>
+          </>
+        ) : (
+          <>
+            <label className="flex flex-col gap-1">
+              Acquisition
+              <select
+                className={field}
+                value={form.acquisition}
+                onChange={(e) => setForm({ ...form, acquisition: e.target.value, design: designs[e.target.value]?.includes(form.design) ? form.design : "" })}
+              >
+                {acquisitions.map((a) => (
+                  <option key={a}>{a}</option>
+                ))}
+              </select>
+            </label>
+            <label className="flex flex-col gap-1">
+              Design
+              <select className={field} value={form.design} onChange={(e) => setForm({ ...form, design: e.target.value })}>
+                <option value="">the paper&apos;s</option>
+                {(designs[form.acquisition] ?? []).map((d) => (
+                  <option key={d}>{d}</option>
+                ))}
+              </select>
+            </label>
+            <label className="flex flex-col gap-1">
+              Estimator
+              <select className={field} value={form.estimator} title={estimatorSummary(form.estimator)?.estimate} onChange={(e) => setForm({ ...form, estimator: e.target.value })}>
+                {estimators.map((a) => (
+                  <option key={a}>{a}</option>
+                ))}
+              </select>
+            </label>
+          </>
+        )}
+        {(pairwise ? (["seedSize", "batch", "budget", "seed"] as const) : (["seedSize", "batch", "budget", "steps", "seed"] as const)).map((key) => (
           <label key={key} className="flex flex-col gap-1">
             {{ seedSize: "Seed batch", batch: "Batch", budget: "Budget", steps: "Train steps", seed: "Random seed" }[key]}
             <input type="number" min={key === "seed" ? 0 : 1} className={`${field} w-24`} value={form[key]} onChange={num(key)} />
           </label>
         ))}
-        <label className="flex items-center gap-1.5 pb-1.5">
-          <input type="checkbox" checked={form.fixmatch} onChange={(e) => setForm({ ...form, fixmatch: e.target.checked })} />
-          FixMatch
-        </label>
-        <label className="flex items-center gap-1.5 pb-1.5" title="Train supervised instead of FixMatch while earlier models fail on the new labels">
-          <input type="checkbox" checked={form.trainerGuard} onChange={(e) => setForm({ ...form, trainerGuard: e.target.checked })} />
-          Trainer guard
-        </label>
+        {!pairwise && (
+          <>
+            <label className="flex items-center gap-1.5 pb-1.5">
+              <input type="checkbox" checked={form.fixmatch} onChange={(e) => setForm({ ...form, fixmatch: e.target.checked })} />
+              FixMatch
+            </label>
+            <label className="flex items-center gap-1.5 pb-1.5" title="Train supervised instead of FixMatch while earlier models fail on the new labels">
+              <input type="checkbox" checked={form.trainerGuard} onChange={(e) => setForm({ ...form, trainerGuard: e.target.checked })} />
+              Trainer guard
+            </label>
+          </>
+        )}
         <button
           type="button"
           onClick={() => {
             const { fixmatchSteps, ...rest } = recommended;
-            setForm({ ...form, ...rest, steps: fixmatchSteps });
+            if (pairwise) setPairForm({ ...pairForm, ...recommendedPairs });
+            else setForm({ ...form, ...rest, steps: fixmatchSteps });
           }}
           className="pb-1.5 text-xs font-medium text-indigo-600 hover:text-indigo-500"
-          title={`${recommended.acquisition}, ${recommended.design}, ${recommended.fixmatch ? `FixMatch ${recommended.fixmatchSteps} steps` : "supervised"}, ${recommended.estimator}`}
+          title={
+            pairwise
+              ? `${recommendedPairs.pairDesign} pairs, uniform share ${recommendedPairs.pairUniformShare}`
+              : `${recommended.acquisition}, ${recommended.design}, ${recommended.fixmatch ? `FixMatch ${recommended.fixmatchSteps} steps` : "supervised"}, ${recommended.estimator}`
+          }
         >
           Recommended
         </button>
@@ -205,18 +266,25 @@ export function SimulationRuns({
                   className={`w-full px-4 py-2 text-left ${current?.id === r.id ? "bg-indigo-50/70" : "hover:bg-slate-50"}`}
                 >
                   <div className="flex justify-between">
-                    <span className="font-medium text-slate-800">
-                      {r.options.acquisition}
-                      {r.options.design ? ` (${r.options.design})` : ""} · {r.options.estimator}
-                      {r.options.fixmatch ? " · FixMatch" : ""}
-                      {r.options.trainerGuard ? " + guard" : ""}
-                    </span>
+                    {r.options.mode === "pairwise" ? (
+                      <span className="font-medium text-slate-800">
+                        pairwise · {r.options.pairDesign} pairs{r.options.pairDesign !== "random" ? ` + ${r.options.pairUniformShare} uniform` : ""}
+                      </span>
+                    ) : (
+                      <span className="font-medium text-slate-800">
+                        {r.options.acquisition}
+                        {r.options.design ? ` (${r.options.design})` : ""} · {r.options.estimator}
+                        {r.options.fixmatch ? " · FixMatch" : ""}
+                        {r.options.trainerGuard ? " + guard" : ""}
+                      </span>
+                    )}
                     <span className={r.status === "failed" ? "text-rose-700" : r.status === "done" ? "text-emerald-700" : "text-indigo-700"}>
                       {r.status === "running" && r.progress ? `${r.progress.nLabels}/${r.progress.budget} labels` : r.status}
                     </span>
                   </div>
                   <div className="text-slate-500">
-                    seed {r.options.seedSize} + {r.options.batch}/round to {r.options.budget} · {r.options.steps} steps · seed {r.options.seed}
+                    seed {r.options.seedSize} + {r.options.batch}/round to {r.options.budget}
+                    {r.options.mode === "pairwise" ? " answers" : ` · ${r.options.steps} steps`} · seed {r.options.seed}
                     {r.summary ? ` · AEC(NMI) ${formatMetric(r.summary.aec.nmi, 4)}` : ""}
                   </div>
                   {r.error && <div className="text-rose-700">{r.error}</div>}

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Label" ADD COLUMN "durationMs" INTEGER;
+
