@@ -6,13 +6,13 @@ import nextTs from "eslint-config-next/typescript";
 // folder may never import; eslint.test.ts lints one bad import per boundary.
 const FRAMEWORK = [
   { group: ["next", "next/*", "react", "react/*", "react-dom", "react-dom/*"], message: "Pure library code imports no framework (ARCHITECTURE.md)." },
-  { group: ["@prisma/*", "@/lib/generated/*", "better-sqlite3", "**/lib/generated/**"], message: "Only lib/server talks to the database." },
+  { group: ["@prisma/*", "@/lib/generated/*", "better-sqlite3", "pg", "pg-copy-streams", "**/lib/generated/**"], message: "Only lib/server talks to the database." },
   { group: ["@tensorflow/*"], message: "TF.js lives in models/; the estimation logic takes a surrogate interface." },
   { group: ["@/lib/server/*", "**/lib/server/**", "../server/*", "../../server/*"], message: "lib/server depends on this folder, not the other way round." },
   { group: ["@/app/*", "@/models", "@/models/*", "**/models/**"], message: "Pure library code imports neither app/ nor models/." },
 ];
 const DATABASE = [
-  { group: ["@prisma/*", "@/lib/generated/*", "**/lib/generated/**", "better-sqlite3", "@/lib/server/db", "**/server/db"], message: "Pages and routes reach the database through lib/server's use cases." },
+  { group: ["@prisma/*", "@/lib/generated/*", "**/lib/generated/**", "better-sqlite3", "pg", "pg-copy-streams", "@/lib/server/db", "**/server/db"], message: "Pages and routes reach the database through lib/server's use cases." },
 ];
 const restrict = (patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
 

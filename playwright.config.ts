@@ -1,9 +1,14 @@
 import { defineConfig } from "@playwright/test";
 
 // Run through `npm run test:e2e` (bin/e2e.ts), which builds, starts the app on a free port with
-// a fresh database and sets E2E_BASE_URL.
+// a fresh database and sets E2E_BASE_URL. *.postgresql.spec.ts run only against the app on
+// PostgreSQL (bin/e2e.ts --postgresql sets E2E_DATABASE), every other spec only on SQLite.
+const postgres = process.env.E2E_DATABASE === "postgresql";
+
 export default defineConfig({
   testDir: "e2e",
+  testMatch: postgres ? "**/*.postgresql.spec.ts" : "**/*.spec.ts",
+  testIgnore: postgres ? [] : ["**/*.postgresql.spec.ts"],
   fullyParallel: false,
   workers: 1,
   retries: 0,

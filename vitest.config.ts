@@ -5,7 +5,8 @@ export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
   test: {
     include: ["**/*.test.ts"],
-    exclude: ["node_modules/**", "e2e/**", ".next/**"],
+    // *.postgresql.test.ts test PostgreSQL-only code: they run in npm run test:pg only
+    exclude: ["node_modules/**", "e2e/**", ".next/**", ...(process.env.CEREAL_TEST_DATABASE === "postgresql" ? [] : ["**/*.postgresql.test.ts"])],
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 60_000,

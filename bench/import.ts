@@ -87,12 +87,12 @@ async function main() {
   process.env.CEREAL_UPLOAD_LIMIT_MB ??= "8192";
   delete process.env.DATABASE_URL;
   // imported after the environment points at the temp data folder
-  const { migrateDatabase } = await import("@/lib/server/migrate");
+  const { migrateConfiguredDatabase } = await import("@/lib/server/migrate");
   const { serverConfig } = await import("@/lib/server/config");
   const { db } = await import("@/lib/server/db");
   const { importBundle } = await import("@/lib/server/imports/imports");
   const { createTestUser, requestAs, routeContext } = await import("@/lib/server/http/test-requests");
-  migrateDatabase(serverConfig().databasePath);
+  await migrateConfiguredDatabase();
   const owner = await createTestUser("RESEARCHER");
   try {
     for (const n of sizes) {

@@ -14,9 +14,8 @@ process.env.CEREAL_DATA_DIR = dataDir;
 process.env.NEXTAUTH_SECRET = "bench";
 const n = Number(process.argv[process.argv.indexOf("--n") + 1] || 100_000);
 
-const { migrateDatabase } = await import("../lib/server/migrate.ts");
-const { serverConfig } = await import("../lib/server/config.ts");
-migrateDatabase(serverConfig().databasePath);
+const { migrateConfiguredDatabase } = await import("../lib/server/migrate.ts");
+await migrateConfiguredDatabase();
 const { db } = await import("../lib/server/db.ts");
 const { importBundle } = await import("../lib/server/imports/imports.ts");
 const { nextTasks } = await import("../lib/server/labeling/tasks.ts");

@@ -29,7 +29,7 @@ migrateDatabase(serverConfig().databasePath);
 const { PrismaBetterSqlite3 } = await import("@prisma/adapter-better-sqlite3");
 const { PrismaClient } = await import("../lib/generated/prisma/client.ts");
 const client = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${serverConfig().databasePath}`, timeout: 10_000 }), log: [{ emit: "event", level: "query" }] });
-Object.assign(globalThis, { cerealDb: client, cerealDbPath: serverConfig().databasePath });
+Object.assign(globalThis, { cerealDb: client, cerealDbKey: serverConfig().databasePath });
 const queries: { sql: string; ms: number }[] = [];
 client.$on("query", (e) => queries.push({ sql: e.query, ms: Number(e.duration) }));
 

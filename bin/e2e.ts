@@ -1,13 +1,31 @@
 /**
  * `npm run test:e2e`: the Playwright specs against a production build, served on a free port
  * with a fresh data folder (database, secret) that is removed afterwards.
+ * `--postgresql` (npm run test:e2e:pg) serves the app on a fresh PostgreSQL schema instead and
+ * runs the *.postgresql.spec.ts specs, which the SQLite run leaves out; it fails when PostgreSQL
+ * does not answer, or with `--if-reachable` (npm test) says so and skips.
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { createTestSchema, dropTestSchema, postgresReachable, TEST_POSTGRES_URL } from "../lib/server/test-postgresql.ts";
 import { buildIsStale, NEXT_BIN } from "./build-state.ts";
+
+const postgres = process.argv.includes("--postgresql");
+// CI (.ci/run) sets CEREAL_REQUIRE_POSTGRESQL=1: there an unreachable server fails npm test too
+const ifReachable = process.argv.includes("--if-reachable") && !process.env.CEREAL_REQUIRE_POSTGRESQL;
+const specArgs = process.argv.slice(2).filter((a) => a !== "--postgresql" && a !== "--if-reachable");
+if (postgres && !(await postgresReachable())) {
+  const line = `PostgreSQL does not answer at ${TEST_POSTGRES_URL} (set CEREAL_TEST_POSTGRES_URL to another server)`;
+  if (!ifReachable) {
+    console.error(`e2e: ${line}.`);
+    process.exit(1);
+  }
+  console.log(`\n*** SKIPPED the PostgreSQL e2e spec: ${line}. npm run test:e2e:pg runs it and fails. ***\n`);
+  process.exit(0);
+}
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (!fs.existsSync(chromium)) {
@@ -32,9 +50,10 @@ if (buildIsStale()) {
 
 const port = await freePort();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-e2e-"));
+const databaseUrl = postgres ? await createTestSchema() : null;
 const baseUrl = `http://localhost:${port}`;
 const server = spawn(process.execPath, ["--import", "tsx", "bin/start.ts"], {
-  env: { ...process.env, PORT: String(port), CEREAL_DATA_DIR: dataDir, NEXTAUTH_URL: baseUrl, NEXTAUTH_SECRET: "" },
+  env: { ...process.env, PORT: String(port), CEREAL_DATA_DIR: dataDir, NEXTAUTH_URL: baseUrl, NEXTAUTH_SECRET: "", ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
   stdio: ["ignore", "pipe", "pipe"],
 });
 let serverLog = "";
@@ -54,9 +73,9 @@ async function waitForServer(deadline: number) {
 let code = 1;
 try {
   await waitForServer(Date.now() + 120_000);
-  const run = spawnSync(process.execPath, ["node_modules/@playwright/test/cli.js", "test", ...process.argv.slice(2)], {
+  const run = spawnSync(process.execPath, ["node_modules/@playwright/test/cli.js", "test", ...specArgs], {
     stdio: "inherit",
-    env: { ...process.env, E2E_BASE_URL: baseUrl, CEREAL_DATA_DIR: dataDir },
+    env: { ...process.env, E2E_BASE_URL: baseUrl, CEREAL_DATA_DIR: dataDir, E2E_DATABASE: postgres ? "postgresql" : "sqlite" },
   });
   code = run.status ?? 1;
   if (code !== 0 && process.env.E2E_SERVER_LOG !== "0") console.error(`--- app log ---\n${serverLog.slice(-8000)}`);
@@ -66,5 +85,6 @@ try {
   server.kill("SIGTERM");
   await new Promise((r) => (server.exitCode !== null ? r(null) : server.once("exit", r)));
   fs.rmSync(dataDir, { recursive: true, force: true });
+  if (databaseUrl) await dropTestSchema(databaseUrl);
 }
 process.exit(code);

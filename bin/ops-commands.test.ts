@@ -5,9 +5,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db";
 import { listMigrations } from "@/lib/server/migrate";
 import { createTestUser } from "@/lib/server/http/test-requests";
+import { runThisFileOnSqlite } from "@/lib/server/test-postgresql";
 import { runBackup, runRestore } from "./ops-commands";
 import { CommandError } from "./project-commands";
 
+// backups copy the SQLite file; on PostgreSQL they refuse (lib/server/ops/backup.test.ts)
+runThisFileOnSqlite();
 const home = process.env.CEREAL_DATA_DIR!;
 afterEach(() => void (process.env.CEREAL_DATA_DIR = home));
 

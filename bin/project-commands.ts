@@ -6,11 +6,10 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { addClustering } from "@/lib/server/projects/clusterings";
-import { serverConfig } from "@/lib/server/config";
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
 import { importBundle, mappingCheck } from "@/lib/server/imports/imports";
-import { migrateDatabase } from "@/lib/server/migrate";
+import { migrateConfiguredDatabase } from "@/lib/server/migrate";
 
 export const PROJECT_USAGE = `  cereal import DIR --name NAME --owner EMAIL [--description TEXT] [--mode clusterwise|pairwise]
   cereal add-clustering --project ID --name NAME --file HARD.npy [--soft SOFT.npy] [--k K]`;
@@ -37,7 +36,7 @@ export async function runImport(argv: string[], print: (line: string) => void = 
   if (positionals.length !== 1) throw new CommandError("import takes one bundle folder");
   if (!values.name) throw new CommandError("--name is required");
   if (!values.owner) throw new CommandError("--owner is required (the email of an existing researcher or admin)");
-  migrateDatabase(serverConfig().databasePath);
+  await migrateConfiguredDatabase();
   const owner = await db().user.findUnique({ where: { email: values.owner.toLowerCase() } });
   if (!owner) throw new CommandError(`no user with email ${values.owner}; create it on the Users page first`);
   if (owner.role === "ANNOTATOR") throw new CommandError(`${values.owner} is an annotator; only researchers and admins own projects`);
@@ -58,7 +57,7 @@ export async function runAddClustering(argv: string[], print: (line: string) => 
     options: { project: { type: "string" }, name: { type: "string" }, file: { type: "string" }, soft: { type: "string" }, k: { type: "string" } },
   });
   if (!values.project || !values.name || !values.file) throw new CommandError("add-clustering needs --project, --name and --file");
-  migrateDatabase(serverConfig().databasePath);
+  await migrateConfiguredDatabase();
   if (!(await db().project.findUnique({ where: { id: values.project } }))) throw new CommandError(`no project with id ${values.project}`);
   const added = await service(() =>
     addClustering(values.project!, { name: values.name!, k: values.k }, { file: resolve(values.file!), soft: values.soft ? resolve(values.soft) : undefined }),

@@ -17,7 +17,7 @@ import { serverConfig } from "../lib/server/config.ts";
 import { removeUnfinishedImports } from "../lib/server/imports/imports.ts";
 import { seedIfEmpty } from "../lib/server/projects/seed.ts";
 import { authSecret } from "../lib/server/auth/session.ts";
-import { upgradeOrExit } from "../lib/server/ops/upgrade.ts";
+import { upgradeConfiguredOrExit } from "../lib/server/ops/upgrade.ts";
 import { superviseWorker } from "../lib/server/ops/worker-supervisor.ts";
 import { buildIsStale, NEXT_BIN } from "./build-state.ts";
 
@@ -37,8 +37,8 @@ if (!dev && buildIsStale()) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-// keeps a copy before pending migrations; a failed one exits here, the database as it was
-upgradeOrExit(config.databasePath, (line) => console.log(`[start] ${line}`));
+// keeps a copy (SQLite) before pending migrations; a failed one exits here, the database as it was
+await upgradeConfiguredOrExit((line) => console.log(`[start] ${line}`));
 const discarded = await removeUnfinishedImports();
 if (discarded) console.log(`[start] removed ${discarded} project(s) whose import did not finish`);
 const seed = await seedIfEmpty(config);

@@ -1,19 +1,34 @@
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client";
-import { serverConfig } from "./config";
+import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/prisma-postgresql/client";
+import { serverConfig, type ServerConfig } from "./config";
+import { postgresTarget } from "./postgres-url";
 
 /**
- * The one Prisma client of a process, on the better-sqlite3 driver adapter. The busy timeout lets
- * the web server and the worker share the file (WAL mode is set when the database is migrated).
+ * The one Prisma client of a process: SQLite (better-sqlite3 adapter) by default, PostgreSQL
+ * (pg adapter) when DATABASE_URL is postgresql://. Both clients are generated from
+ * prisma/schema.prisma (bin/prisma-generate.ts), so they have the same models and queries; the
+ * code is typed against the SQLite one, which keeps it to what both databases do.
+ * On SQLite the busy timeout lets the web server and the worker share the file (WAL mode is set
+ * when the database is migrated).
  */
-const globalForDb = globalThis as unknown as { cerealDb?: PrismaClient; cerealDbPath?: string };
+const globalForDb = globalThis as unknown as { cerealDb?: PrismaClient; cerealDbKey?: string };
+
+function createClient(config: ServerConfig): PrismaClient {
+  if (config.postgresUrl) {
+    const { pool, schema } = postgresTarget(config.postgresUrl);
+    return new PostgresPrismaClient({ adapter: new PrismaPg(pool, { schema }) }) as unknown as PrismaClient;
+  }
+  return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${config.databasePath}`, timeout: 10_000 }) });
+}
 
 export function db(): PrismaClient {
-  const { databasePath } = serverConfig();
-  if (!globalForDb.cerealDb || globalForDb.cerealDbPath !== databasePath) {
-    const adapter = new PrismaBetterSqlite3({ url: `file:${databasePath}`, timeout: 10_000 });
-    globalForDb.cerealDb = new PrismaClient({ adapter });
-    globalForDb.cerealDbPath = databasePath;
+  const config = serverConfig();
+  const key = config.postgresUrl ?? config.databasePath;
+  if (!globalForDb.cerealDb || globalForDb.cerealDbKey !== key) {
+    globalForDb.cerealDb = createClient(config);
+    globalForDb.cerealDbKey = key;
   }
   return globalForDb.cerealDb;
 }
@@ -21,22 +36,35 @@ export function db(): PrismaClient {
 export type Tx = Prisma.TransactionClient;
 
 /**
- * An interactive transaction, retried when SQLite reports the database busy: the web server and
- * the worker write the same file, and a transaction that read before the other one committed
- * cannot upgrade to a write (SQLITE_BUSY_SNAPSHOT); running it again from the start is correct.
+ * An interactive transaction, run again from the start when the database refuses it for a
+ * concurrent one: SQLite reports the file busy when a transaction that read before the other
+ * one committed tries to write (SQLITE_BUSY_SNAPSHOT); PostgreSQL reports a deadlock or a
+ * serialization failure (P2034). PostgreSQL runs it at READ COMMITTED: what must not interleave
+ * takes `lockProject` first.
  */
 export async function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await db().$transaction(fn, { maxWait: 20_000, timeout: 60_000 });
     } catch (error) {
-      if (attempt >= 6 || !isBusy(error)) throw error;
+      if (attempt >= 6 || !isRetryable(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
     }
   }
 }
 
-function isBusy(error: unknown): boolean {
+function isRetryable(error: unknown): boolean {
   const e = error as { code?: string; message?: string };
-  return e?.code === "P1008" || /SQLITE_BUSY|database is locked|Socket timeout/i.test(e?.message ?? "");
+  return e?.code === "P1008" || e?.code === "P2034" || /SQLITE_BUSY|database is locked|Socket timeout|deadlock detected|could not serialize/i.test(e?.message ?? "");
+}
+
+/**
+ * Serialises, per project, the transactions that draw tasks or assign a unique order: on
+ * PostgreSQL a transaction-scoped advisory lock (released at commit or rollback), so several web
+ * processes and workers never hand out the same task or number; on SQLite a no-op, since a write
+ * transaction already runs alone. Call it first in the transaction.
+ */
+export async function lockProject(tx: Tx, projectId: string): Promise<void> {
+  if (!serverConfig().postgresUrl) return;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${projectId}))`;
 }

@@ -1,7 +1,24 @@
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { serverConfig } from "./config";
+import { migratePostgresql } from "./migrate-postgresql";
+import { APPLIED_MIGRATIONS_SQL, listMigrations, migrationsDir, type MigrationResult } from "./migration-files";
 import { openDatabaseFile } from "./sqlite-file";
+
+export { APPLIED_MIGRATIONS_SQL, listMigrations, type MigrationResult };
+export const MIGRATIONS_DIR = migrationsDir("sqlite");
+
+/** The migrations folder of the configured database (PostgreSQL has its own, migrate-postgresql.ts). */
+export function configuredMigrationsDir(): string {
+  return migrationsDir(serverConfig().postgresUrl ? "postgresql" : "sqlite");
+}
+
+/** Brings the configured database (DATABASE_URL) up to date: the commands and scripts call this. */
+export async function migrateConfiguredDatabase(): Promise<MigrationResult> {
+  const { postgresUrl, databasePath } = serverConfig();
+  return postgresUrl ? migratePostgresql(postgresUrl) : migrateDatabase(databasePath);
+}
 
 /**
  * Applies the committed SQL migrations in prisma/migrations to the SQLite database in name order,
@@ -9,25 +26,6 @@ import { openDatabaseFile } from "./sqlite-file";
  * `_prisma_migrations` table (same columns and checksum), so `prisma migrate deploy` run online
  * later sees the same history. The Prisma 7 CLI cannot run here (no schema engine offline).
  */
-export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
-
-/** The names of the migrations applied to a database (the readiness check and the upgrade ask too). */
-export const APPLIED_MIGRATIONS_SQL = `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
-
-export interface MigrationResult {
-  applied: string[];
-}
-
-// /api/ready lists the folder at run time from the checkout; the ignore comments keep Next's build from tracing the whole project
-export function listMigrations(dir = MIGRATIONS_DIR): string[] {
-  if (!fs.existsSync(/*turbopackIgnore: true*/ dir)) return [];
-  return fs
-    .readdirSync(/*turbopackIgnore: true*/ dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && fs.existsSync(/*turbopackIgnore: true*/ path.join(dir, e.name, "migration.sql")))
-    .map((e) => e.name)
-    .sort();
-}
-
 export function migrateDatabase(databasePath: string, dir = MIGRATIONS_DIR): MigrationResult {
   const db = openDatabaseFile(databasePath);
   try {

@@ -41,6 +41,9 @@ export async function runOneJob(owner: string, options: Omit<WorkerOptions, "sig
   const stop = () => controller.abort();
   options.signal?.addEventListener("abort", stop, { once: true });
   let payload: unknown;
+  // progress writes go out one at a time, in order, and end before the job's own: on PostgreSQL
+  // the pool's connections could land an older progress after a newer one (SQLite's one did not)
+  let progressWrites: Promise<unknown> = Promise.resolve();
   try {
     payload = parsePayload(definition, job.payload);
     const result = await definition.run({
@@ -48,16 +51,21 @@ export async function runOneJob(owner: string, options: Omit<WorkerOptions, "sig
       payload,
       deps: options.deps,
       signal: controller.signal,
-      progress: async (value) => {
-        const ours = await renewLease(job.id, owner, value);
-        if (!ours) controller.abort();
-        return ours;
+      progress: (value) => {
+        const write = progressWrites.then(() => renewLease(job.id, owner, value)).then((ours) => {
+          if (!ours) controller.abort();
+          return ours;
+        });
+        progressWrites = write.catch(() => undefined);
+        return write;
       },
     });
+    await progressWrites;
     await completeJob(job.id, owner, result as Prisma.InputJsonValue);
     logJob(job, payload, "done", started);
   } catch (caught) {
     const error = overran ? new Error(`The job ran past its longest legitimate run time (${Math.round(definition.longestRunMs / 60_000)} min) and was stopped.`) : caught;
+    await progressWrites;
     await settleFailure(definition, job, owner, error, payload, started);
   } finally {
     clearInterval(heartbeat);

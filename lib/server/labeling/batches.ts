@@ -2,7 +2,7 @@ import { drawUniform, type Design } from "@/lib/cereal/method/designs";
 import { drawUniformPairs, pairKey } from "@/lib/cereal/pairwise/pair-designs";
 import { Random } from "@/lib/random/named-streams";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { Tx } from "../db";
+import { lockProject, type Tx } from "../db";
 
 /**
  * Stages (Batch rows) and their tasks. Stage 0 is the uniform seed stage; later stages are drawn
@@ -44,6 +44,7 @@ export async function createBatch(
   stage: StageRow,
   draws: readonly { row: number; rowB: number | null; score: number | null; q: number; design: Design }[],
 ): Promise<string[]> {
+  await lockProject(tx, projectId);
   const batch = await tx.batch.create({
     data: {
       projectId,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { transaction } from "../db";
+import { lockProject, transaction } from "../db";
 import { conflict } from "../errors";
 import { requireProjectRole } from "../auth/project-access";
 import type { SessionUser } from "../auth/session";
@@ -17,6 +17,7 @@ export const addClassInput = z.object({
 export async function addClass(user: SessionUser, projectId: string, input: z.infer<typeof addClassInput>) {
   await requireProjectRole(user, projectId);
   return transaction(async (tx) => {
+    await lockProject(tx, projectId);
     const project = await tx.project.findUniqueOrThrow({ where: { id: projectId }, select: { classMode: true } });
     if (project.classMode !== "open") throw conflict("This project has a fixed set of classes; ask its owner to change them.");
     // Names compare case-insensitively: "Shirt" and "shirt" would split one class in two.

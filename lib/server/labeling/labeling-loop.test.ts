@@ -311,7 +311,9 @@ describe("cancelling a running round", () => {
             onProgress?.({ step, total });
             reached = step;
             if (step === 5) await cancelRound(owner, projectId, 0);
-            await new Promise((resolve) => setImmediate(resolve));
+            // a step takes a few ms, as real training does: the progress write that notices the
+            // cancel is a round trip to PostgreSQL, which outlasts many bare event-loop turns
+            await new Promise((resolve) => setTimeout(resolve, 5));
           }
           return knn.fit(labeled, unlabeled, options);
         },

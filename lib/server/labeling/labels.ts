@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Label } from "@/lib/generated/prisma/client";
-import { db, transaction, type Tx } from "../db";
+import { db, lockProject, transaction, type Tx } from "../db";
 import { badRequest, conflict, notFound } from "../errors";
 import { requireProjectRole } from "../auth/project-access";
 import { cancelQueuedRound, maybeEnqueueRound } from "../rounds/round-job";
@@ -60,6 +60,7 @@ const sameContent = (label: Label, input: SubmitLabelInput) =>
 export async function submitLabel(user: SessionUser, projectId: string, input: SubmitLabelInput) {
   await requireProjectRole(user, projectId);
   const result = await transaction(async (tx) => {
+    await lockProject(tx, projectId);
     const existing = await tx.label.findUnique({ where: { userId_idempotencyKey: { userId: user.id, idempotencyKey: input.idempotencyKey } } });
     if (existing) {
       if (!sameContent(existing, input)) throw conflict("This idempotency key was already used for a different label; send a new key for a new label.");
@@ -114,6 +115,7 @@ export const undoLabelInput = z.object({ taskId: z.string().min(1).optional() })
 export async function undoLastLabel(user: SessionUser, projectId: string, input: z.infer<typeof undoLabelInput> = {}) {
   await requireProjectRole(user, projectId);
   const undone = await transaction(async (tx) => {
+    await lockProject(tx, projectId);
     const last = await tx.label.findFirst({ where: { projectId, userId: user.id, withdrawn: false }, orderBy: { createdAt: "desc" } });
     if (input.taskId && last?.taskId !== input.taskId) {
       const mine = await tx.label.findFirst({ where: { projectId, taskId: input.taskId, userId: user.id }, orderBy: { createdAt: "desc" } });

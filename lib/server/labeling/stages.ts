@@ -6,7 +6,7 @@ import { drawUniformPairs } from "@/lib/cereal/pairwise/pair-designs";
 import type { TestClustering } from "@/lib/cereal/method/problem";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { Random } from "@/lib/random/named-streams";
-import { db, transaction, type Tx } from "../db";
+import { db, lockProject, transaction, type Tx } from "../db";
 import { readTestClusterings } from "../project-data/arrays";
 import { readRoundRanking } from "../project-data/round-files";
 import { createBatch, drawnKeys } from "./batches";
@@ -98,6 +98,7 @@ export async function drawStageIfNeeded(projectId: string, requester?: string): 
   const ranking = before.mode === "pairwise" ? null : await latestRanking(before);
   const clusterings = ranking?.rawProba ? await testClusterings(before) : [];
   return transaction(async (tx) => {
+    await lockProject(tx, projectId);
     const project = await loadStageProject(tx, projectId);
     if (!project || project.paused) return 0;
     const demand = await stageDemand(tx, project, new Date(), requester);

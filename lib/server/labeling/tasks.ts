@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ensureSeedBatch } from "./batches";
-import { transaction, type Tx } from "../db";
+import { lockProject, transaction, type Tx } from "../db";
 import { itemView, type ItemView } from "./item-view";
 import { keepStagesAhead } from "./stages";
 import { requireProjectRole } from "../auth/project-access";
@@ -44,6 +44,7 @@ export async function nextTasks(user: SessionUser, projectId: string, count: num
 async function leaseTasks(user: SessionUser, projectId: string, count: number): Promise<{ tasks: TaskView[]; state: QueueState; message?: string }> {
   const now = new Date();
   return transaction(async (tx) => {
+    await lockProject(tx, projectId);
     const project = await tx.project.findUniqueOrThrow({ where: { id: projectId } });
     if (project.paused) return { tasks: [], state: "paused" as const, message: "The owner paused this project; no tasks are handed out until it resumes." };
     await ensureSeedBatch(tx, project);

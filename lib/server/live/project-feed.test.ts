@@ -58,8 +58,13 @@ describe("project feeds", () => {
 
     await labelAll(annotators[0], projectId, truth, 1);
     await until("every stream to show the new label", () => streams.every((s) => s.snapshots().at(-1)?.labels === 1));
-    // every stream sent each distinct snapshot once: no repeats while nothing changed
-    expect(streams.every((s) => s.snapshots().map((x) => x.labels).join() === "0,1")).toBe(true);
+    // every stream sent each distinct snapshot once: no repeats while nothing changed (the stage
+    // drawn after the label may land in a snapshot of its own, as it does on PostgreSQL)
+    for (const s of streams) {
+      const sent = s.snapshots().map((x) => JSON.stringify(x));
+      expect(sent.filter((x, i) => i > 0 && x === sent[i - 1])).toEqual([]);
+      expect([...new Set(s.snapshots().map((x) => x.labels))]).toEqual([0, 1]);
+    }
     const ticksSoFar = ticks.length;
     await until("a few more ticks", () => ticks.length >= ticksSoFar + 3);
 

@@ -14,6 +14,12 @@ export const MANIFEST_FILE = "manifest.json";
 export const DATABASE_FILE = "database/cereal.db";
 export const PROJECTS_DIR = "projects";
 
+/** Backups and restores copy a SQLite file; on PostgreSQL they refuse with this (README, "PostgreSQL"). */
+export const POSTGRES_BACKUP_REFUSAL =
+  "cereal backup and cereal restore copy the SQLite database file; this app runs on PostgreSQL (DATABASE_URL). " +
+  'Back the database up with pg_dump (pg_dump --format=custom "$DATABASE_URL" > cereal.dump; pg_restore to bring it back) ' +
+  "and the data folder's projects/ with your file backups.";
+
 export const backupManifest = z.object({
   format: z.literal(BACKUP_FORMAT),
   createdAt: z.string(),

@@ -11,12 +11,15 @@ import type { WorkerDeps } from "../jobs/definition";
 import { runOneJob } from "../jobs/worker-loop";
 import { digitsProject, fastWorkerDeps, labelAll } from "../labeling/labeling-test-fixture";
 import { listMigrations, migrateDatabase } from "../migrate";
+import { runThisFileOnSqlite } from "../test-postgresql";
 import { estimateHistory } from "../project-data/estimate-history";
 import { projectDir } from "../project-data/paths";
 import type { SessionUser } from "../auth/session";
 import { backupDataFolder } from "./backup";
 import { restoreDataFolder } from "./restore";
 
+// backups copy the SQLite file, so this file runs on SQLite in both suites; on PostgreSQL they refuse (last test)
+runThisFileOnSqlite();
 const home = process.env.CEREAL_DATA_DIR!;
 const scratch = () => fs.mkdtempSync(path.join(os.tmpdir(), "cereal-ops-"));
 /** Points this process (serverConfig, db()) at another data folder. */
@@ -139,5 +142,17 @@ describe("backup and restore", () => {
     await backupDataFolder(current);
     useDataDir(path.join(dir, "old-app-again"));
     await expect(restoreDataFolder(current, { migrationsDir: older })).rejects.toThrow(new RegExp(`made by newer code .*${names.at(-1)}`));
+  });
+
+  it("refuses on PostgreSQL, pointing to pg_dump, before reading or writing anything", async () => {
+    const dir = scratch();
+    process.env.DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/test?schema=cereal_absent";
+    try {
+      await expect(backupDataFolder(path.join(dir, "a.tar"))).rejects.toThrow(/runs on PostgreSQL .*pg_dump --format=custom "\$DATABASE_URL"/);
+      await expect(restoreDataFolder(path.join(dir, "a.tar"))).rejects.toThrow(/pg_restore/);
+    } finally {
+      delete process.env.DATABASE_URL;
+    }
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import * as tar from "tar";
 import { codeVersion } from "../code-version";
 import { serverConfig } from "../config";
 import { projectsRoot } from "../project-data/paths";
-import { BACKUP_FORMAT, DATABASE_FILE, MANIFEST_FILE, PROJECTS_DIR, checksumFiles, type BackupManifest } from "./backup-manifest";
+import { BACKUP_FORMAT, DATABASE_FILE, MANIFEST_FILE, POSTGRES_BACKUP_REFUSAL, PROJECTS_DIR, checksumFiles, type BackupManifest } from "./backup-manifest";
 import { copyDatabase } from "./database-copy";
 import { databaseLevel } from "./upgrade";
 
@@ -20,7 +20,8 @@ export interface BackupResult {
 }
 
 export async function backupDataFolder(out: string): Promise<BackupResult> {
-  const { dataDir, databasePath } = serverConfig();
+  const { dataDir, databasePath, postgresUrl } = serverConfig();
+  if (postgresUrl) throw new Error(POSTGRES_BACKUP_REFUSAL);
   await fs.access(databasePath).catch(() => {
     throw new Error(`there is no database at ${databasePath}; set CEREAL_DATA_DIR (or DATABASE_URL) to the app's data folder`);
   });

@@ -64,11 +64,11 @@ describe("health and readiness", () => {
   it("is not ready while a committed migration is not applied, and reports the queue per lane", async () => {
     await startWorker();
     const [last] = await db().$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM "_prisma_migrations" ORDER BY migration_name DESC LIMIT 1`);
-    await db().$executeRawUnsafe(`UPDATE "_prisma_migrations" SET rolled_back_at = CURRENT_TIMESTAMP WHERE id = ?`, last.id);
+    await db().$executeRaw`UPDATE "_prisma_migrations" SET rolled_back_at = CURRENT_TIMESTAMP WHERE id = ${last.id}`;
     try {
       expect(await getReady()).toMatchObject({ status: 503, body: { checks: { database: true, migrations: false, worker: true } } });
     } finally {
-      await db().$executeRawUnsafe(`UPDATE "_prisma_migrations" SET rolled_back_at = NULL WHERE id = ?`, last.id);
+      await db().$executeRaw`UPDATE "_prisma_migrations" SET rolled_back_at = NULL WHERE id = ${last.id}`;
     }
     await db().job.create({ data: { kind: "simulate", payload: {}, createdAt: new Date(Date.now() - 120_000) } });
     const { status, body } = await getReady();

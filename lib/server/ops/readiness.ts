@@ -1,6 +1,6 @@
 import { db } from "../db";
 import type { Lane } from "../jobs/definition";
-import { APPLIED_MIGRATIONS_SQL, listMigrations } from "../migrate";
+import { APPLIED_MIGRATIONS_SQL, configuredMigrationsDir, listMigrations } from "../migrate";
 import { queueByLane, type LaneQueue } from "./queue-depth";
 import { workerAlive } from "./worker-heartbeat";
 
@@ -23,7 +23,7 @@ export async function readiness(now = new Date()): Promise<Readiness> {
   } catch {
     return { ready: false, checks: { database: false, migrations: false, worker: false }, queue: null };
   }
-  const migrations = listMigrations().every((name) => applied.has(name));
+  const migrations = listMigrations(configuredMigrationsDir()).every((name) => applied.has(name));
   const worker = await workerAlive(now);
   return { ready: migrations && worker, checks: { database: true, migrations, worker }, queue: await queueByLane(now) };
 }

@@ -6,7 +6,7 @@ import { serverConfig } from "../config";
 import { listMigrations, MIGRATIONS_DIR } from "../migrate";
 import { projectsRoot } from "../project-data/paths";
 import { listFiles } from "./backup";
-import { backupManifest, DATABASE_FILE, MANIFEST_FILE, PROJECTS_DIR, checksumFiles, type BackupManifest } from "./backup-manifest";
+import { backupManifest, DATABASE_FILE, MANIFEST_FILE, POSTGRES_BACKUP_REFUSAL, PROJECTS_DIR, checksumFiles, type BackupManifest } from "./backup-manifest";
 import { upgradeDatabase } from "./upgrade";
 
 /**
@@ -27,7 +27,8 @@ export interface RestoreResult {
 }
 
 export async function restoreDataFolder(archive: string, options: RestoreOptions = {}): Promise<RestoreResult> {
-  const { dataDir, databasePath } = serverConfig();
+  const { dataDir, databasePath, postgresUrl } = serverConfig();
+  if (postgresUrl) throw new Error(POSTGRES_BACKUP_REFUSAL);
   const present = [...(existsSync(dataDir) ? await fs.readdir(dataDir) : []), ...(existsSync(databasePath) ? [databasePath] : [])];
   if (present.length && !options.force) {
     throw new Error(`${dataDir} is not empty (${present.slice(0, 3).join(", ")}${present.length > 3 ? ", ..." : ""}); restore into an empty data folder, or add --force to replace its database and projects`);

@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { serverConfig } from "../config";
 import { APPLIED_MIGRATIONS_SQL, listMigrations, migrateDatabase, MIGRATIONS_DIR } from "../migrate";
+import { migratePostgresql } from "../migrate-postgresql";
 import { copyDatabase } from "./database-copy";
 
 /**
@@ -81,6 +83,24 @@ export function upgradeOrExit(databasePath: string, print: (line: string) => voi
   } catch (error) {
     if (!(error instanceof UpgradeError)) throw error;
     console.error(error.message);
+    return exit(1);
+  }
+}
+
+/**
+ * `npm start` and `npm run db:migrate` on the configured database. PostgreSQL keeps no copy (take
+ * one with pg_dump); its pending migrations apply in one transaction, so a failure leaves it as it was.
+ */
+export async function upgradeConfiguredOrExit(print: (line: string) => void, exit: (code: number) => never = process.exit): Promise<string[]> {
+  const { postgresUrl, databasePath } = serverConfig();
+  if (!postgresUrl) return upgradeOrExit(databasePath, print, exit).applied;
+  try {
+    const { applied } = await migratePostgresql(postgresUrl);
+    if (applied.length) print(`applied migrations: ${applied.join(", ")}`);
+    return applied;
+  } catch (error) {
+    console.error(`The database upgrade failed: ${(error as Error).message}`);
+    console.error("No migration was applied: the PostgreSQL database is as it was (the migrations run in one transaction); the app was not started.");
     return exit(1);
   }
 }

@@ -4,7 +4,7 @@ import type { PairDrawRecord } from "@/lib/cereal/pairwise/pair-designs";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { drawnKeys } from "../labeling/batches";
 import { codeVersion } from "../code-version";
-import { db, transaction } from "../db";
+import { db, lockProject, transaction } from "../db";
 import type { WorkerDeps } from "../jobs/definition";
 import { majority } from "../labeling/labels";
 import { settledThrough, stageDemand } from "../labeling/stages";
@@ -133,6 +133,7 @@ export interface FrozenLabels {
 async function freezeLabels(project: RoundProject, round: number, jobId: string, roundId: string | null): Promise<FrozenLabels> {
   const projectId = project.id;
   return transaction(async (tx) => {
+    await lockProject(tx, projectId);
     const settled = await settledThrough(tx, projectId);
     const tasks = await tx.task.findMany({
       where: { projectId, done: true, batch: { index: { lte: settled } } },
