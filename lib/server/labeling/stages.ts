@@ -94,6 +94,10 @@ const loadStageProject = (tx: Tx, id: string) =>
 export async function drawStageIfNeeded(projectId: string, requester?: string): Promise<number> {
   const before = await loadStageProject(db(), projectId);
   if (!before || before.paused || before.state !== "ready") return 0;
+  // most checks find enough drawn: read the need first, without a write transaction or a ranking
+  const need = await stageDemand(db(), before, new Date(), requester);
+  lastNeed.set(projectId, { at: Date.now(), free: need.free, target: need.target });
+  if (need.size <= 0) return 0;
   // files are read before the write transaction, so the lock is held for the draw only
   const ranking = before.mode === "pairwise" ? null : await latestRanking(before);
   const clusterings = ranking?.rawProba ? await testClusterings(before) : [];
@@ -161,19 +165,29 @@ export function recordWithStages(base: OutOfSampleRecord, stages: readonly { evi
 // One check (and draw) at a time per project in this process; a call while one runs asks for one more after it.
 const inFlight = new Map<string, Promise<number>>();
 const again = new Set<string>();
+// the last need read per project: right after a check that found twice the free slots needed, requests skip theirs
+const lastNeed = new Map<string, { at: number; free: number; target: number }>();
+const HEADROOM_FOR_MS = 250;
 
 /**
  * Keeps the project's stages ahead of need, outside the request that noticed it: returns the
  * check in flight (the next-task request awaits it only when it found no task at all). Calls
  * while a check runs are coalesced into one more check after it, so a burst of requests costs
- * two checks and the last request's need is always seen. Errors are logged, never thrown.
+ * two checks and the last request's need is always seen. For 250 ms after a check, requests skip
+ * theirs while the free slots it saw, less those leased here since (`leased`), are still twice the
+ * need: they would draw nothing (`waiting`: a request that found no task never skips). Errors are
+ * logged, never thrown.
  */
-export function keepStagesAhead(projectId: string, requester?: string): Promise<number> {
+export function keepStagesAhead(projectId: string, requester?: string, options: { waiting?: boolean; leased?: number } = {}): Promise<number> {
+  const last = lastNeed.get(projectId);
+  // the slots this process leased since count against the free slots the last check saw
+  if (last && options.leased) last.free -= options.leased;
   const running = inFlight.get(projectId);
   if (running) {
     again.add(projectId);
     return running;
   }
+  if (!options.waiting && last && Date.now() - last.at < HEADROOM_FOR_MS && last.free >= 2 * last.target) return Promise.resolve(0);
   const run = (async () => {
     let drawn = 0;
     do {

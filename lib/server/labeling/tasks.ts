@@ -32,11 +32,11 @@ export async function nextTasks(user: SessionUser, projectId: string, count: num
   const first = await leaseTasks(user, projectId, count);
   if (first.state !== "waiting") {
     // the next stage is drawn after this answer, not inside it
-    if (first.state === "ok") void keepStagesAhead(projectId, user.id);
+    if (first.state === "ok") void keepStagesAhead(projectId, user.id, { leased: first.tasks.length });
     return first;
   }
   // nothing drawn is free: wait for the draw in flight (or start one), then lease from it
-  await keepStagesAhead(projectId, user.id);
+  await keepStagesAhead(projectId, user.id, { waiting: true });
   return leaseTasks(user, projectId, count);
 }
 
