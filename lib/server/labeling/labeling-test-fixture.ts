@@ -5,6 +5,7 @@ import { readNpy } from "@/lib/data/npy";
 import { db } from "../db";
 import { importBundle } from "../imports/imports";
 import { submitLabel } from "./labels";
+import { stageDrawsSettled } from "./stages";
 import { nextTasks } from "./tasks";
 import { createTestUser } from "../http/test-requests";
 import type { WorkerDeps } from "../jobs/definition";
@@ -33,7 +34,11 @@ export async function digitsProject(
 export const asSession = (u: { id: string; email: string; name: string; role: "ADMIN" | "RESEARCHER" | "ANNOTATOR" }): SessionUser => ({ id: u.id, email: u.email, name: u.name, role: u.role });
 
 let keys = 0;
-/** Takes tasks and labels them with the truth until none is left for this user; returns the task ids. */
+/**
+ * Takes tasks and labels them with the truth until none is left for this user; returns the task
+ * ids once the stage draws those requests started are written, so what a round run next ranks
+ * does not depend on timing.
+ */
 export async function labelAll(user: SessionUser, projectId: string, truth: Int32Array, max = Infinity): Promise<string[]> {
   const done: string[] = [];
   while (done.length < max) {
@@ -44,6 +49,7 @@ export async function labelAll(user: SessionUser, projectId: string, truth: Int3
     await submitLabel(user, projectId, { taskId: task.id, kind: "label", idempotencyKey: `key-${process.pid}-${keys++}`, ...answer });
     done.push(task.id);
   }
+  await stageDrawsSettled();
   return done;
 }
 
