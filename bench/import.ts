@@ -16,7 +16,7 @@ import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { once } from "node:events";
-import { encodeNpyHeader } from "@/lib/data/npy";
+import { writeNpyStreamed } from "@/lib/data/npy";
 import { validateBundle } from "@/lib/data/validate-bundle";
 
 function arg(name: string, fallback: string): string {
@@ -31,20 +31,6 @@ const viaUpload = process.argv.includes("--upload");
 const K = 20;
 const ROWS_PER_CHUNK = 8192;
 
-/** A .npy file written chunk by chunk: the header, then `fill`'s rows. */
-async function writeNpyStreamed(file: string, dtype: "float32" | "int32", shape: number[], fill: (first: number, count: number) => Float32Array | Int32Array) {
-  const out = createWriteStream(file);
-  const write = async (bytes: Uint8Array) => {
-    if (!out.write(bytes)) await once(out, "drain");
-  };
-  await write(encodeNpyHeader(dtype, shape));
-  for (let first = 0; first < shape[0]; first += ROWS_PER_CHUNK) {
-    const values = fill(first, Math.min(ROWS_PER_CHUNK, shape[0] - first));
-    await write(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
-  }
-  out.end();
-  await once(out, "finish");
-}
 
 async function generateBundle(dir: string, n: number) {
   await mkdir(path.join(dir, "clusterings"), { recursive: true });

@@ -21,12 +21,10 @@
  * (the load average is printed with every size).
  */
 import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
-import { once } from "node:events";
 import os from "node:os";
 import path from "node:path";
-import { encodeNpyHeader } from "@/lib/data/npy";
+import { writeNpyStreamed } from "@/lib/data/npy";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -36,7 +34,6 @@ function arg(name: string, fallback: string): string {
 const D = 128;
 const C = 10;
 const SEED_SIZE = 100;
-const ROWS_PER_CHUNK = 8192;
 const STEPS = ["freeze", "load", "fit", "predict", "estimate", "acquire", "store", "draw"] as const;
 type Step = (typeof STEPS)[number];
 interface ChildReport {
@@ -53,19 +50,6 @@ function lcg(seed: number) {
   return () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
 }
 
-async function writeNpyStreamed(file: string, dtype: "float32" | "int32", shape: number[], fill: (first: number, count: number) => Float32Array | Int32Array) {
-  const out = createWriteStream(file);
-  const write = async (bytes: Uint8Array) => {
-    if (!out.write(bytes)) await once(out, "drain");
-  };
-  await write(encodeNpyHeader(dtype, shape));
-  for (let first = 0; first < shape[0]; first += ROWS_PER_CHUNK) {
-    const values = fill(first, Math.min(ROWS_PER_CHUNK, shape[0] - first));
-    await write(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
-  }
-  out.end();
-  await once(out, "finish");
-}
 
 /** Class of row i, and its cluster in a K-clustering that agrees with the classes on ~80% of rows. */
 const classOf = (i: number) => ((Math.imul(i, 2654435761) >>> 0) >>> 7) % C;

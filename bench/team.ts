@@ -24,10 +24,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { freePort } from "../bin/free-port.ts";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -59,14 +59,6 @@ const root = process.cwd();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-team-"));
 const dataDir = path.join(tmp, "data");
 const bundle = path.join(tmp, "bundle");
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
 const port = await freePort();
 const base = `http://localhost:${port}`;
 const admin = { email: "bench-admin@cereal.local", password: "bench-admin-password" };

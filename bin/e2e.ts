@@ -7,11 +7,11 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createTestSchema, dropTestSchema, postgresReachable, TEST_POSTGRES_URL } from "../lib/server/test-postgresql.ts";
 import { buildIsStale, NEXT_BIN } from "./build-state.ts";
+import { freePort } from "./free-port.ts";
 
 const postgres = process.argv.includes("--postgresql");
 // CI (.ci/run) sets CEREAL_REQUIRE_POSTGRESQL=1: there an unreachable server fails npm test too
@@ -33,14 +33,6 @@ if (!fs.existsSync(chromium)) {
   process.exit(1);
 }
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 if (buildIsStale()) {

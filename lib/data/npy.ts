@@ -5,6 +5,8 @@
  * whole-file read; anything else is refused with a message that says how to convert it in numpy,
  * rather than silently reinterpreted.
  */
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 
 export type NpyDtype = "float32" | "int32";
@@ -179,4 +181,25 @@ export async function readNpy(path: string): Promise<NpyArray> {
 
 export async function writeNpy(path: string, data: Float32Array | Int32Array, shape: readonly number[]): Promise<void> {
   await writeFile(path, encodeNpy(data, shape));
+}
+
+/** A .npy file written chunk by chunk (arrays too large to hold at once): the header, then `fill`'s rows, `rowsPerChunk` at a time. */
+export async function writeNpyStreamed(
+  path: string,
+  dtype: NpyDtype,
+  shape: readonly number[],
+  fill: (first: number, count: number) => Float32Array | Int32Array,
+  rowsPerChunk = 8192,
+): Promise<void> {
+  const out = createWriteStream(path);
+  const write = async (bytes: Uint8Array) => {
+    if (!out.write(bytes)) await once(out, "drain");
+  };
+  await write(encodeNpyHeader(dtype, shape));
+  for (let first = 0; first < shape[0]; first += rowsPerChunk) {
+    const values = fill(first, Math.min(rowsPerChunk, shape[0] - first));
+    await write(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+  }
+  out.end();
+  await once(out, "finish");
 }
