@@ -4,7 +4,7 @@
  * shape (rounds with estimate, interval, true, absErr; summary.aec and aecPer1000Labels), so the
  * same tables read both. nLabels counts answered pairs: one pair answer is one label.
  */
-import { contingency, metricsFromTable, type MetricValues } from "@/lib/metrics";
+import { contingency, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
 import { drawUniformPairs, recordPairDraws, type PairDesign, type PairDesignOptions, type PairDrawRecord } from "../pairwise/pair-designs";
 import type { PseudoLabelStrategy } from "../pairwise/pairwise-estimate";
 import { addPairAnswers, initialPairwiseState, runPairwiseRound } from "../pairwise/pairwise-round";
@@ -15,7 +15,8 @@ import { Random } from "../../random/named-streams";
 import type { StopRuleOptions } from "../method/stop-rule";
 import { metricMap, summarise, trueMetrics, type RoundRecord, type SimulationSummary } from "./simulate";
 import { stopRecorder } from "./stop-records";
-import { pairCountMetrics, pairCounts, type PairStage } from "../pairwise/pair-count-ppi";
+import { pairCounts, pairPpiEstimate, stagesByRound } from "../pairwise/pair-count-ppi";
+import type { Interval, IntervalReport } from "../method/intervals";
 
 export interface PairwiseSimulateOptions {
   readonly design: PairDesign;
@@ -36,8 +37,9 @@ export interface PairwiseSimulateOptions {
   /** the stop rule's thresholds (default: stop-rule.ts DEFAULTS); recorded per round with intervals, as the clusterwise simulator does */
   readonly stopRule?: StopRuleOptions;
   /**
-   * record the prediction-powered pair counts' ARI and FMI beside the argmax estimate (byEstimator
-   * "pair-ppi"; pair-count-ppi.ts); random pairs only, whose stages are uniform probability samples
+   * record the prediction-powered estimate beside the argmax one (byEstimator "pair-ppi";
+   * pair-count-ppi.ts: ARI and FMI from corrected pair counts, NMI, AMI and V-measure shifted by the
+   * FMI correction, delta-method intervals); random pairs only, whose stages are uniform samples
    */
   readonly pairPpi?: boolean;
   /** record the seconds fields (default true); false nulls them so equal seeds give equal JSON */
@@ -115,7 +117,7 @@ export async function simulatePairwise(
       let positives = 0;
       for (const s of state.pairs.same) positives += s;
       probaByRound[result.round] = result.proba;
-      const byEstimator = options.pairPpi ? pairPpiRecords(problem, state, probaByRound, numOutputs, result.estimate, truth) : undefined;
+      const byEstimator = options.pairPpi ? pairPpiRecords(problem, state, probaByRound, numOutputs, result.estimate, result.intervals, truth) : undefined;
       const record: PairwiseRoundRecord = {
         round: result.round,
         nLabels,
@@ -169,34 +171,36 @@ export async function simulatePairwise(
   };
 }
 
-/** argmax and pair-ppi estimates of a round (ARI and FMI corrected; the other metrics are argmax's) */
+/**
+ * argmax and pair-ppi estimates of a round, with their intervals. pair-ppi's come from
+ * pairPpiEstimate even without bootstrap intervals (then ACC and AP, which it does not correct,
+ * get the point as their interval).
+ */
 function pairPpiRecords(
   problem: CerealProblem,
   state: { pairs: { a: Int32Array; b: Int32Array; same: Uint8Array }; draws: readonly PairDrawRecord[] },
   probaByRound: readonly (Float32Array | null)[],
   k: number,
   estimate: Record<string, MetricValues>,
+  intervals: IntervalReport | null,
   truth: Record<string, MetricValues>,
 ) {
-  const rounds = [...new Set(state.draws.map((d) => d.round))].sort((x, y) => x - y);
-  const stages: PairStage[] = rounds.map((round) => {
-    const rows = state.draws.flatMap((d, i) => (d.round === round ? [i] : []));
-    return {
-      a: Int32Array.from(rows, (i) => state.pairs.a[i]),
-      b: Int32Array.from(rows, (i) => state.pairs.b[i]),
-      same: Uint8Array.from(rows, (i) => state.pairs.same[i]),
-      q: Float64Array.from(rows, (i) => state.draws[i].q),
-      proba: round === 0 ? null : (probaByRound[round - 1] ?? null),
-      k,
-    };
-  });
+  const stages = stagesByRound(state.pairs, state.draws, probaByRound, k);
+  const level = intervals?.level ?? 0.9;
   const corrected = Object.fromEntries(
-    problem.clusterings.map((c) => [c.name, { ...estimate[c.name], ...pairCountMetrics(pairCounts(c.assignments, stages)) }]),
+    problem.clusterings.map((c) => [c.name, pairPpiEstimate(pairCounts(c.assignments, stages), estimate[c.name], intervals?.interval[c.name] ?? null, level)]),
   );
-  const record = (values: Record<string, MetricValues>) => ({
+  const record = (values: Record<string, MetricValues>, interval: Record<string, Record<MetricKey, Interval>> | null) => ({
     estimate: values,
-    interval: null,
+    interval,
     absErr: Object.fromEntries(problem.clusterings.map((c) => [c.name, metricMap((m) => Math.abs(values[c.name][m] - truth[c.name][m]))])),
   });
-  return { argmax: record(estimate), "pair-ppi": record(corrected) };
+  const names = problem.clusterings.map((c) => c.name);
+  return {
+    argmax: record(estimate, intervals?.interval ?? null),
+    "pair-ppi": record(
+      Object.fromEntries(names.map((name) => [name, corrected[name].estimate])),
+      Object.fromEntries(names.map((name) => [name, corrected[name].interval])),
+    ),
+  };
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ari, fowlkesMallows } from "@/lib/metrics";
+import { ari, contingency, fowlkesMallows, metricsFromTable } from "@/lib/metrics";
 import { Random } from "../../random/named-streams";
 import { drawUniformPairs, pairKey } from "./pair-designs";
-import { pairCountMetrics, pairCounts, type PairStage } from "./pair-count-ppi";
+import { normalQuantile, pairCountMetrics, pairCounts, pairPpiEstimate, stagesByRound, type PairStage } from "./pair-count-ppi";
 
 const n = 40;
 const k = 4;
@@ -86,5 +86,91 @@ describe("prediction-powered pair counts", () => {
     }
     expect(Math.abs(sumPpi / reps - t.s) / t.s).toBeLessThan(0.02);
     expect(squaredPpi).toBeLessThan(squaredHt / 2);
+  });
+
+  it("carry no sampling variance with a perfect model, and the model's variance otherwise", () => {
+    const perfect = pairCounts(clusters, stages(new Random(4), 60, predictions(1)));
+    expect(perfect.varS).toBeCloseTo(0, 6);
+    expect(perfect.varA).toBeCloseTo(0, 6);
+    // a weak model: the stated variance of s is the spread of s over repeated draws (within 25%)
+    const random = new Random(5);
+    const estimates: number[] = [];
+    let stated = 0;
+    const reps = 600;
+    for (let r = 0; r < reps; r++) {
+      const counts = pairCounts(clusters, stages(random, 40, predictions(0.6)));
+      estimates.push(counts.s);
+      stated += counts.varS / reps;
+    }
+    const mean = estimates.reduce((x, y) => x + y, 0) / reps;
+    const spread = estimates.reduce((x, y) => x + (y - mean) ** 2, 0) / (reps - 1);
+    expect(stated / spread).toBeGreaterThan(0.75);
+    expect(stated / spread).toBeLessThan(1.25);
+  });
+});
+
+describe("normalQuantile", () => {
+  it("gives the standard normal quantiles", () => {
+    expect(normalQuantile(0.5)).toBeCloseTo(0, 9);
+    expect(normalQuantile(0.95)).toBeCloseTo(1.644854, 5);
+    expect(normalQuantile(0.975)).toBeCloseTo(1.959964, 5);
+    expect(normalQuantile(0.005)).toBeCloseTo(-2.575829, 5);
+    expect(() => normalQuantile(1)).toThrow(RangeError);
+  });
+});
+
+describe("stagesByRound", () => {
+  it("groups the answered pairs by draw round, each with the p(.|x) of the round before", () => {
+    const pairs = { a: Int32Array.of(0, 1, 2), b: Int32Array.of(5, 6, 7), same: Uint8Array.of(1, 0, 1) };
+    const draws = [
+      { round: 0, q: 0.1 },
+      { round: 1, q: 0.2 },
+      { round: 0, q: 0.1 },
+    ];
+    const p0 = predictions(0.5);
+    const p1 = predictions(0.9);
+    const stages = stagesByRound(pairs, draws, [p0, p1], k);
+    expect(stages).toHaveLength(2);
+    expect([...stages[0].a]).toEqual([0, 2]);
+    expect([...stages[0].same]).toEqual([1, 1]);
+    expect(stages[0].proba).toBeNull();
+    expect([...stages[1].b]).toEqual([6]);
+    expect([...stages[1].q]).toEqual([0.2]);
+    expect(stages[1].proba).toBe(p0);
+  });
+});
+
+describe("pairPpiEstimate", () => {
+  const argmaxLabels = Int32Array.from({ length: n }, (_, i) => (i % 7 === 0 ? (truth[i] + 1) % k : truth[i]));
+  const argmax = metricsFromTable(contingency(argmaxLabels, clusters));
+
+  it("corrects ARI and FMI by the counts, NMI, AMI and V-measure by the FMI gap, and keeps ACC and AP", () => {
+    const counts = pairCounts(clusters, stages(new Random(6), 60, predictions(1)));
+    const { estimate, interval } = pairPpiEstimate(counts, argmax, null);
+    const exact = pairCountMetrics(counts);
+    expect(estimate.fmi).toBeCloseTo(exact.fmi, 9);
+    expect(estimate.ari).toBeCloseTo(exact.ari, 9);
+    expect(estimate.nmi).toBeCloseTo(argmax.nmi + exact.fmi - argmax.fmi, 9);
+    expect(estimate.ami).toBeCloseTo(argmax.ami + exact.fmi - argmax.fmi, 9);
+    expect(estimate.acc).toBe(argmax.acc);
+    expect(interval.acc).toEqual([argmax.acc, argmax.acc]);
+    // no sampling variance: the interval runs from the corrected value to the argmax one
+    expect(interval.fmi[0]).toBeCloseTo(Math.min(exact.fmi, argmax.fmi), 9);
+    expect(interval.fmi[1]).toBeCloseTo(Math.max(exact.fmi, argmax.fmi), 9);
+  });
+
+  it("gives FMI intervals that hold the truth at about their level with a weak model", () => {
+    const trueFmi = fowlkesMallows(truth, clusters);
+    const random = new Random(7);
+    let held = 0;
+    const reps = 400;
+    for (let r = 0; r < reps; r++) {
+      // argmax's FMI set to the corrected one: the interval is the delta-method one alone
+      const counts = pairCounts(clusters, stages(random, 40, predictions(0.6)));
+      const { interval } = pairPpiEstimate(counts, { ...argmax, fmi: pairCountMetrics(counts).fmi }, null, 0.9);
+      if (trueFmi >= interval.fmi[0] && trueFmi <= interval.fmi[1]) held++;
+    }
+    expect(held / reps).toBeGreaterThan(0.84);
+    expect(held / reps).toBeLessThan(0.97);
   });
 });

@@ -169,4 +169,31 @@ describe("simulatePairwise", () => {
     expect(loose.rounds.map((r) => r.stop!.c.nmi.converged)).toEqual([false, true, true, true]);
     expect(result.rounds[0].stop!.c.nmi).toMatchObject({ converged: false });
   });
+
+  it("records pair-ppi beside argmax with its intervals, also without bootstrap intervals", async () => {
+    const { problem, labels } = blobs();
+    const result = await simulatePairwise(problem, labels, createPairComponentsSurrogateFactory(), {
+      design: "random",
+      strategy: "all",
+      seed: 3,
+      batch: 30,
+      budget: 120,
+      intervals: false,
+      timings: false,
+      pairPpi: true,
+    });
+    for (const round of result.rounds) {
+      const argmax = round.byEstimator!.argmax;
+      const ppi = round.byEstimator!["pair-ppi"];
+      expect(argmax.interval).toBeNull();
+      const [lo, hi] = ppi.interval!.c.nmi;
+      // the interval holds both the corrected value and argmax's
+      expect(lo).toBeLessThanOrEqual(Math.min(ppi.estimate.c.nmi, argmax.estimate.c.nmi));
+      expect(hi).toBeGreaterThanOrEqual(Math.max(ppi.estimate.c.nmi, argmax.estimate.c.nmi));
+      expect(ppi.estimate.c.nmi - argmax.estimate.c.nmi).toBeCloseTo(ppi.estimate.c.fmi - argmax.estimate.c.fmi, 9);
+      expect(ppi.estimate.c.acc).toBe(argmax.estimate.c.acc);
+    }
+    expect(result.summary.byEstimator["pair-ppi"].intervalCoverage).not.toBeNull();
+    expect(result.summary.byEstimator.argmax.intervalCoverage).toBeNull();
+  });
 });

@@ -1,0 +1,127 @@
+/**
+ * Prediction-powered pairwise estimates against the argmax ones (issue 25), on random-pairs
+ * simulations: labels.npy answers "same class or not?", rounds run runPairwiseRound (the MCL
+ * surrogate, no bootstrap intervals), as `simulate --mode pairwise --pair-design random --pair-ppi`
+ * does. Each run's answered pairs and every round's p(.|x) are cached under --cache (resumable:
+ * a seed already there is not run again); the estimates are computed from the cache.
+ *
+ *   nice -n 19 node --import tsx bench/pair-ppi.ts --bundle data/digits [--clustering kmeans_k10]
+ *        [--seeds 0-99] [--batch 200] [--budget 1000] [--cache /tmp/pair-ppi] [--no-run]
+ *
+ * --no-run reports the seeds already cached. Prints per metric: AEC per 1,000 answers (mean +-
+ * standard error over runs) of argmax and pair-ppi, the paired ratio, and pair-ppi's 90% interval
+ * coverage with runs as the unit (mean of each run's share of rounds whose interval holds the
+ * truth) and over all rounds.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { aec } from "@/lib/cereal/harness/aec";
+import { argmaxEstimator, estimateMetrics } from "@/lib/cereal/method/estimators";
+import { drawUniformPairs, recordPairDraws, type PairDrawRecord } from "@/lib/cereal/pairwise/pair-designs";
+import { pairCounts, pairPpiEstimate, stagesByRound } from "@/lib/cereal/pairwise/pair-count-ppi";
+import { defaultNumOutputs } from "@/lib/cereal/pairwise/pair-surrogate";
+import { pairwiseEstimatorInput } from "@/lib/cereal/pairwise/pairwise-estimate";
+import { addPairAnswers, initialPairwiseState, runPairwiseRound } from "@/lib/cereal/pairwise/pairwise-round";
+import { Random } from "@/lib/random/named-streams";
+import { loadBundle } from "@/lib/data/bundle";
+import { contingency, metricsFromTable, type MetricKey } from "@/lib/metrics";
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
+}
+
+/** one cached run: the answered pairs with their draw round and q; p(.|x) of every round in `${seed}.bin` */
+interface CachedRun {
+  readonly seed: number;
+  readonly n: number;
+  readonly k: number;
+  readonly rounds: number;
+  readonly a: number[];
+  readonly b: number[];
+  readonly same: number[];
+  readonly round: number[];
+  readonly q: number[];
+}
+
+const bundleDir = arg("bundle", "data/digits");
+const clustering = arg("clustering", "kmeans_k10");
+const [from, to] = arg("seeds", "0-19").split("-").map(Number);
+const batch = Number(arg("batch", "200"));
+const budget = Number(arg("budget", "1000"));
+const cache = join(arg("cache", "/tmp/pair-ppi"), `${bundleDir.split("/").filter(Boolean).pop()}-${clustering}-${batch}-${budget}`);
+mkdirSync(cache, { recursive: true });
+
+const bundle = await loadBundle(bundleDir, { clusterings: [clustering] });
+if (!bundle.labels) throw new Error(`${bundleDir} has no labels.npy`);
+const labels = bundle.labels;
+const problem = { embeddings: { data: bundle.embeddings, n: bundle.n, d: bundle.d }, numClasses: bundle.numClasses, clusterings: bundle.clusterings };
+const n = bundle.n;
+const k = defaultNumOutputs(bundle.numClasses);
+
+async function run(seed: number): Promise<void> {
+  const { mclSurrogateFactory } = await import("@/models/mcl-surrogate");
+  const oracle = (draws: readonly PairDrawRecord[]) => Uint8Array.from(draws, (d) => (labels[d.row] === labels[d.rowB] ? 1 : 0));
+  const seedDraws = recordPairDraws(drawUniformPairs(n, Math.min(batch, budget), Random.from(seed, "seed-batch")), "uniform", 0, 0);
+  let state = initialPairwiseState(problem, seedDraws, oracle(seedDraws));
+  const surrogate = await mclSurrogateFactory({ model: "mlp" })(problem.embeddings, k);
+  const probas: Float32Array[] = [];
+  try {
+    for (;;) {
+      const result = await runPairwiseRound(state, surrogate, { design: "random", strategy: "all", batch: Math.max(0, Math.min(batch, budget - state.pairs.a.length)), seed, intervals: false });
+      probas.push(result.proba!);
+      if (result.next.length === 0) break;
+      state = addPairAnswers(state, result.next, oracle(result.next));
+    }
+  } finally {
+    surrogate.dispose();
+  }
+  writeFileSync(join(cache, `${seed}.bin`), Buffer.concat(probas.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength))));
+  const cached: CachedRun = { seed, n, k, rounds: probas.length, a: [...state.pairs.a], b: [...state.pairs.b], same: [...state.pairs.same], round: state.draws.map((d) => d.round), q: state.draws.map((d) => d.q) };
+  writeFileSync(join(cache, `${seed}.json`), JSON.stringify(cached));
+}
+
+const METRICS: MetricKey[] = ["nmi", "ami", "ari", "fmi"];
+const truth = metricsFromTable(contingency(labels, bundle.clusterings[0].assignments));
+const runs: { argmax: Record<MetricKey, number>; ppi: Record<MetricKey, number>; covered: Record<MetricKey, number>; rounds: number }[] = [];
+for (let seed = from; seed <= to; seed++) {
+  if (!existsSync(join(cache, `${seed}.json`))) {
+    if (process.argv.includes("--no-run")) continue;
+    await run(seed);
+  }
+  const c = JSON.parse(readFileSync(join(cache, `${seed}.json`), "utf8")) as CachedRun;
+  const raw = readFileSync(join(cache, `${seed}.bin`));
+  const all = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+  const probaByRound = Array.from({ length: c.rounds }, (_, r) => all.subarray(r * n * k, (r + 1) * n * k));
+  const curves = { argmax: [] as { nLabels: number; absErr: Record<MetricKey, number> }[], ppi: [] as { nLabels: number; absErr: Record<MetricKey, number> }[] };
+  const covered = Object.fromEntries(METRICS.map((m) => [m, 0])) as Record<MetricKey, number>;
+  for (let r = 0; r < c.rounds; r++) {
+    const upTo = c.round.flatMap((x, i) => (x <= r ? [i] : []));
+    const pairs = { a: Int32Array.from(upTo, (i) => c.a[i]), b: Int32Array.from(upTo, (i) => c.b[i]), same: Uint8Array.from(upTo, (i) => c.same[i]) };
+    const draws = upTo.map((i) => ({ round: c.round[i], q: c.q[i] }));
+    const input = pairwiseEstimatorInput(probaByRound[r], k, n, "all", new Int32Array(0));
+    const argmax = estimateMetrics(input, problem.clusterings, argmaxEstimator)[clustering];
+    const ppi = pairPpiEstimate(pairCounts(bundle.clusterings[0].assignments, stagesByRound(pairs, draws, probaByRound, k)), argmax, null, 0.9);
+    const absErr = (v: Record<MetricKey, number>) => Object.fromEntries(METRICS.map((m) => [m, Math.abs(v[m] - truth[m])])) as Record<MetricKey, number>;
+    curves.argmax.push({ nLabels: pairs.a.length, absErr: absErr(argmax) });
+    curves.ppi.push({ nLabels: pairs.a.length, absErr: absErr(ppi.estimate) });
+    for (const m of METRICS) if (truth[m] >= ppi.interval[m][0] && truth[m] <= ppi.interval[m][1]) covered[m]++;
+  }
+  const aecOf = (curve: typeof curves.argmax) => Object.fromEntries(METRICS.map((m) => [m, aec(curve.map((p) => ({ nLabels: p.nLabels, absErr: p.absErr[m] })), 1000)])) as Record<MetricKey, number>;
+  runs.push({ argmax: aecOf(curves.argmax), ppi: aecOf(curves.ppi), covered, rounds: c.rounds });
+}
+
+const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
+const se = (x: number[]) => Math.sqrt(x.reduce((s, v) => s + (v - mean(x)) ** 2, 0) / (x.length - 1) / x.length);
+const cell = (x: number[]) => `${mean(x).toFixed(4)} +- ${se(x).toFixed(4)}`;
+console.log(`${bundleDir} ${clustering}, random pairs, stages of ${batch} to ${budget} answers, ${runs.length} runs (seeds ${from}-${to})`);
+console.log("| metric | argmax AEC per 1,000 | pair-ppi AEC per 1,000 | ratio | runs pair-ppi better | 90% coverage, runs as unit | rounds covered |");
+console.log("|---|---|---|---|---|---|---|");
+for (const m of METRICS) {
+  const a = runs.map((r) => r.argmax[m]);
+  const p = runs.map((r) => r.ppi[m]);
+  const better = runs.filter((r) => r.ppi[m] < r.argmax[m]).length;
+  const share = runs.map((r) => r.covered[m] / r.rounds);
+  const rounds = runs.reduce((s, r) => s + r.rounds, 0);
+  console.log(`| ${m} | ${cell(a)} | ${cell(p)} | ${(mean(p) / mean(a)).toFixed(2)}x | ${better}/${runs.length} | ${mean(share).toFixed(3)} | ${runs.reduce((s, r) => s + r.covered[m], 0)}/${rounds} |`);
+}
