@@ -11,7 +11,10 @@
  * --no-run reports the seeds already cached. Prints per metric: AEC per 1,000 answers (mean +-
  * standard error over runs) of argmax and pair-ppi, the paired ratio, and pair-ppi's 90% interval
  * coverage with runs as the unit (mean of each run's share of rounds whose interval holds the
- * truth) and over all rounds.
+ * truth) and over all rounds. Then two diagnostics: the ceiling of the NMI correction (argmax plus
+ * the exact FMI or ARI gap, truth minus argmax, as if the pair counts were known), and per stage the
+ * drawing model's fit to the answers (same answers, correlation of f with g = sum_k p_ik p_jk, the
+ * residual variance share 1 - rho^2 that bounds what the control variate removes).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,7 +22,7 @@ import { aec } from "@/lib/cereal/harness/aec";
 import { argmaxEstimator, estimateMetrics } from "@/lib/cereal/method/estimators";
 import { drawUniformPairs, recordPairDraws, type PairDrawRecord } from "@/lib/cereal/pairwise/pair-designs";
 import { pairCounts, pairPpiEstimate, stagesByRound } from "@/lib/cereal/pairwise/pair-count-ppi";
-import { defaultNumOutputs } from "@/lib/cereal/pairwise/pair-surrogate";
+import { defaultNumOutputs, sameProbability } from "@/lib/cereal/pairwise/pair-surrogate";
 import { pairwiseEstimatorInput } from "@/lib/cereal/pairwise/pairwise-estimate";
 import { addPairAnswers, initialPairwiseState, runPairwiseRound } from "@/lib/cereal/pairwise/pairwise-round";
 import { Random } from "@/lib/random/named-streams";
@@ -83,7 +86,9 @@ async function run(seed: number): Promise<void> {
 
 const METRICS: MetricKey[] = ["nmi", "ami", "ari", "fmi"];
 const truth = metricsFromTable(contingency(labels, bundle.clusterings[0].assignments));
-const runs: { argmax: Record<MetricKey, number>; ppi: Record<MetricKey, number>; covered: Record<MetricKey, number>; rounds: number }[] = [];
+const runs: { argmax: Record<MetricKey, number>; ppi: Record<MetricKey, number>; ceiling: { fmi: number; ari: number }; covered: Record<MetricKey, number>; rounds: number }[] = [];
+/** per stage s >= 1: same answers, corr(f, g), 1 - corr^2, one entry per run */
+const stageFit: { same: number[]; corr: number[]; residual: number[] }[] = [];
 for (let seed = from; seed <= to; seed++) {
   if (!existsSync(join(cache, `${seed}.json`))) {
     if (process.argv.includes("--no-run")) continue;
@@ -93,6 +98,7 @@ for (let seed = from; seed <= to; seed++) {
   const raw = readFileSync(join(cache, `${seed}.bin`));
   const all = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
   const probaByRound = Array.from({ length: c.rounds }, (_, r) => all.subarray(r * n * k, (r + 1) * n * k));
+  const ceilings = { fmi: [] as { nLabels: number; absErr: number }[], ari: [] as { nLabels: number; absErr: number }[] };
   const curves = { argmax: [] as { nLabels: number; absErr: Record<MetricKey, number> }[], ppi: [] as { nLabels: number; absErr: Record<MetricKey, number> }[] };
   const covered = Object.fromEntries(METRICS.map((m) => [m, 0])) as Record<MetricKey, number>;
   for (let r = 0; r < c.rounds; r++) {
@@ -104,11 +110,36 @@ for (let seed = from; seed <= to; seed++) {
     const ppi = pairPpiEstimate(pairCounts(bundle.clusterings[0].assignments, stagesByRound(pairs, draws, probaByRound, k)), argmax, null, 0.9);
     const absErr = (v: Record<MetricKey, number>) => Object.fromEntries(METRICS.map((m) => [m, Math.abs(v[m] - truth[m])])) as Record<MetricKey, number>;
     curves.argmax.push({ nLabels: pairs.a.length, absErr: absErr(argmax) });
+    for (const gap of ["fmi", "ari"] as const) ceilings[gap].push({ nLabels: pairs.a.length, absErr: Math.abs(argmax.nmi + truth[gap] - argmax[gap] - truth.nmi) });
     curves.ppi.push({ nLabels: pairs.a.length, absErr: absErr(ppi.estimate) });
     for (const m of METRICS) if (truth[m] >= ppi.interval[m][0] && truth[m] <= ppi.interval[m][1]) covered[m]++;
   }
   const aecOf = (curve: typeof curves.argmax) => Object.fromEntries(METRICS.map((m) => [m, aec(curve.map((p) => ({ nLabels: p.nLabels, absErr: p.absErr[m] })), 1000)])) as Record<MetricKey, number>;
-  runs.push({ argmax: aecOf(curves.argmax), ppi: aecOf(curves.ppi), covered, rounds: c.rounds });
+  runs.push({ argmax: aecOf(curves.argmax), ppi: aecOf(curves.ppi), ceiling: { fmi: aec(ceilings.fmi, 1000), ari: aec(ceilings.ari, 1000) }, covered, rounds: c.rounds });
+  for (let s = 1; s < c.rounds; s++) {
+    const rows = c.round.flatMap((x, i) => (x === s ? [i] : []));
+    const f = rows.map((i) => c.same[i]);
+    const g = rows.map((i) => sameProbability(probaByRound[s - 1], k, c.a[i], c.b[i]));
+    const corr = correlation(f, g);
+    const fit = (stageFit[s - 1] ??= { same: [], corr: [], residual: [] });
+    fit.same.push(f.reduce((x, y) => x + y, 0));
+    fit.corr.push(corr);
+    fit.residual.push(1 - corr * corr);
+  }
+}
+
+function correlation(x: number[], y: number[]): number {
+  const mx = x.reduce((s, v) => s + v, 0) / x.length;
+  const my = y.reduce((s, v) => s + v, 0) / y.length;
+  let cxy = 0;
+  let cxx = 0;
+  let cyy = 0;
+  for (let i = 0; i < x.length; i++) {
+    cxy += (x[i] - mx) * (y[i] - my);
+    cxx += (x[i] - mx) ** 2;
+    cyy += (y[i] - my) ** 2;
+  }
+  return cxx > 0 && cyy > 0 ? cxy / Math.sqrt(cxx * cyy) : 0;
 }
 
 const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
@@ -125,3 +156,11 @@ for (const m of METRICS) {
   const rounds = runs.reduce((s, r) => s + r.rounds, 0);
   console.log(`| ${m} | ${cell(a)} | ${cell(p)} | ${(mean(p) / mean(a)).toFixed(2)}x | ${better}/${runs.length} | ${mean(share).toFixed(3)} | ${runs.reduce((s, r) => s + r.covered[m], 0)}/${rounds} |`);
 }
+const argmaxNmi = mean(runs.map((r) => r.argmax.nmi));
+for (const gap of ["fmi", "ari"] as const) {
+  const ceiling = runs.map((r) => r.ceiling[gap]);
+  console.log(`ceiling: argmax NMI + the exact ${gap.toUpperCase()} gap: AEC ${cell(ceiling)} (${(mean(ceiling) / argmaxNmi).toFixed(2)}x argmax)`);
+}
+console.log("| stage (drawn by the model of round) | same answers | corr(f, g) | 1 - rho^2 |");
+console.log("|---|---|---|---|");
+stageFit.forEach((fit, i) => console.log(`| ${i + 1} (${i}) | ${mean(fit.same).toFixed(1)} | ${mean(fit.corr).toFixed(3)} | ${mean(fit.residual).toFixed(3)} |`));

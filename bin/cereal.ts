@@ -58,7 +58,7 @@ const USAGE = `usage:
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
                   [--uniform-share 0] [--outputs 2xCLASSES] [--model mlp|linear] [--surrogate mlp|fake] [--seed S] [--no-intervals] [--out FILE.json]
-                  [--seconds-per-answer S (summary.aecPerAnnotatorHour; both modes)] [--pair-ppi (random pairs: prediction-powered ARI, FMI in byEstimator)]
+                  [--seconds-per-answer S (summary.aecPerAnnotatorHour; both modes)] [--pair-ppi (random pairs: prediction-powered ARI, FMI, NMI, AMI with intervals in byEstimator)]
                   [--recommended (${RECOMMENDED_PAIRS.pairDesign} pairs, uniform share ${RECOMMENDED_PAIRS.pairUniformShare}: the app's default)]
   cereal table    --bundle DIR --clustering NAME --grid paper|estimators|pairwise [--only 'LABEL|LABEL'] [--report] [--seeds 3] [--budget 1000 (pairwise 2000)] [--batch 50 (pairwise 200)]
                   [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
