@@ -11,7 +11,7 @@
  * --no-run reports the seeds already cached. Prints per metric: AEC per 1,000 answers (mean +-
  * standard error over runs) of argmax and pair-ppi, the paired ratio, and pair-ppi's 90% interval
  * coverage with runs as the unit (mean of each run's share of rounds whose interval holds the
- * truth) and over all rounds. Then two diagnostics: the ceiling of the NMI correction (argmax plus
+ * truth), over all rounds, and at each run's last round. Then two diagnostics: the ceiling of the NMI correction (argmax plus
  * the exact FMI or ARI gap, truth minus argmax, as if the pair counts were known), and per stage the
  * drawing model's fit to the answers (same answers, correlation of f with g = sum_k p_ik p_jk, the
  * residual variance share 1 - rho^2 that bounds what the control variate removes).
@@ -86,7 +86,7 @@ async function run(seed: number): Promise<void> {
 
 const METRICS: MetricKey[] = ["nmi", "ami", "ari", "fmi"];
 const truth = metricsFromTable(contingency(labels, bundle.clusterings[0].assignments));
-const runs: { argmax: Record<MetricKey, number>; ppi: Record<MetricKey, number>; ceiling: { fmi: number; ari: number }; covered: Record<MetricKey, number>; rounds: number }[] = [];
+const runs: { argmax: Record<MetricKey, number>; ppi: Record<MetricKey, number>; ceiling: { fmi: number; ari: number }; covered: Record<MetricKey, number>; lastCovered: Record<MetricKey, boolean>; rounds: number }[] = [];
 /** per stage s >= 1: same answers, corr(f, g), 1 - corr^2, one entry per run */
 const stageFit: { same: number[]; corr: number[]; residual: number[] }[] = [];
 for (let seed = from; seed <= to; seed++) {
@@ -101,6 +101,7 @@ for (let seed = from; seed <= to; seed++) {
   const ceilings = { fmi: [] as { nLabels: number; absErr: number }[], ari: [] as { nLabels: number; absErr: number }[] };
   const curves = { argmax: [] as { nLabels: number; absErr: Record<MetricKey, number> }[], ppi: [] as { nLabels: number; absErr: Record<MetricKey, number> }[] };
   const covered = Object.fromEntries(METRICS.map((m) => [m, 0])) as Record<MetricKey, number>;
+  const lastCovered = Object.fromEntries(METRICS.map((m) => [m, false])) as Record<MetricKey, boolean>;
   for (let r = 0; r < c.rounds; r++) {
     const upTo = c.round.flatMap((x, i) => (x <= r ? [i] : []));
     const pairs = { a: Int32Array.from(upTo, (i) => c.a[i]), b: Int32Array.from(upTo, (i) => c.b[i]), same: Uint8Array.from(upTo, (i) => c.same[i]) };
@@ -112,10 +113,14 @@ for (let seed = from; seed <= to; seed++) {
     curves.argmax.push({ nLabels: pairs.a.length, absErr: absErr(argmax) });
     for (const gap of ["fmi", "ari"] as const) ceilings[gap].push({ nLabels: pairs.a.length, absErr: Math.abs(argmax.nmi + truth[gap] - argmax[gap] - truth.nmi) });
     curves.ppi.push({ nLabels: pairs.a.length, absErr: absErr(ppi.estimate) });
-    for (const m of METRICS) if (truth[m] >= ppi.interval[m][0] && truth[m] <= ppi.interval[m][1]) covered[m]++;
+    for (const m of METRICS) {
+      const holds = truth[m] >= ppi.interval[m][0] && truth[m] <= ppi.interval[m][1];
+      if (holds) covered[m]++;
+      lastCovered[m] = holds;
+    }
   }
   const aecOf = (curve: typeof curves.argmax) => Object.fromEntries(METRICS.map((m) => [m, aec(curve.map((p) => ({ nLabels: p.nLabels, absErr: p.absErr[m] })), 1000)])) as Record<MetricKey, number>;
-  runs.push({ argmax: aecOf(curves.argmax), ppi: aecOf(curves.ppi), ceiling: { fmi: aec(ceilings.fmi, 1000), ari: aec(ceilings.ari, 1000) }, covered, rounds: c.rounds });
+  runs.push({ argmax: aecOf(curves.argmax), ppi: aecOf(curves.ppi), ceiling: { fmi: aec(ceilings.fmi, 1000), ari: aec(ceilings.ari, 1000) }, covered, lastCovered, rounds: c.rounds });
   for (let s = 1; s < c.rounds; s++) {
     const rows = c.round.flatMap((x, i) => (x === s ? [i] : []));
     const f = rows.map((i) => c.same[i]);
@@ -146,15 +151,15 @@ const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
 const se = (x: number[]) => Math.sqrt(x.reduce((s, v) => s + (v - mean(x)) ** 2, 0) / (x.length - 1) / x.length);
 const cell = (x: number[]) => `${mean(x).toFixed(4)} +- ${se(x).toFixed(4)}`;
 console.log(`${bundleDir} ${clustering}, random pairs, stages of ${batch} to ${budget} answers, ${runs.length} runs (seeds ${from}-${to})`);
-console.log("| metric | argmax AEC per 1,000 | pair-ppi AEC per 1,000 | ratio | runs pair-ppi better | 90% coverage, runs as unit | rounds covered |");
-console.log("|---|---|---|---|---|---|---|");
+console.log("| metric | argmax AEC per 1,000 | pair-ppi AEC per 1,000 | ratio | runs pair-ppi better | 90% coverage, runs as unit | rounds covered | last round covered |");
+console.log("|---|---|---|---|---|---|---|---|");
 for (const m of METRICS) {
   const a = runs.map((r) => r.argmax[m]);
   const p = runs.map((r) => r.ppi[m]);
   const better = runs.filter((r) => r.ppi[m] < r.argmax[m]).length;
   const share = runs.map((r) => r.covered[m] / r.rounds);
   const rounds = runs.reduce((s, r) => s + r.rounds, 0);
-  console.log(`| ${m} | ${cell(a)} | ${cell(p)} | ${(mean(p) / mean(a)).toFixed(2)}x | ${better}/${runs.length} | ${mean(share).toFixed(3)} | ${runs.reduce((s, r) => s + r.covered[m], 0)}/${rounds} |`);
+  console.log(`| ${m} | ${cell(a)} | ${cell(p)} | ${(mean(p) / mean(a)).toFixed(2)}x | ${better}/${runs.length} | ${mean(share).toFixed(3)} | ${runs.reduce((s, r) => s + r.covered[m], 0)}/${rounds} | ${runs.filter((r) => r.lastCovered[m]).length}/${runs.length} |`);
 }
 const argmaxNmi = mean(runs.map((r) => r.argmax.nmi));
 for (const gap of ["fmi", "ari"] as const) {
