@@ -13,7 +13,8 @@
  * coverage with runs as the unit (mean of each run's share of rounds whose interval holds the
  * truth), over all rounds, and at each run's last round. Then two diagnostics: the ceiling of the NMI correction (argmax plus
  * the exact FMI or ARI gap, truth minus argmax, as if the pair counts were known), argmax plus half
- * the estimated correction (a fixed shrinkage), and per stage the
+ * the estimated correction (a fixed shrinkage), per round argmax's NMI bias and spread over runs
+ * and pair-ppi's mean NMI interval width, and per stage the
  * drawing model's fit to the answers (same answers, correlation of f with g = sum_k p_ik p_jk, the
  * residual variance share 1 - rho^2 that bounds what the control variate removes).
  */
@@ -88,6 +89,8 @@ async function run(seed: number): Promise<void> {
 const METRICS: MetricKey[] = ["nmi", "ami", "ari", "fmi"];
 const truth = metricsFromTable(contingency(labels, bundle.clusterings[0].assignments));
 const runs: { argmax: Record<MetricKey, number>; ppi: Record<MetricKey, number>; ceiling: { fmi: number; ari: number }; half: number; covered: Record<MetricKey, number>; lastCovered: Record<MetricKey, boolean>; rounds: number }[] = [];
+/** per round: argmax NMI minus the truth, and pair-ppi's NMI interval width, one entry per run */
+const byRound: { error: number[]; width: number[] }[] = [];
 /** per stage s >= 1: same answers, corr(f, g), 1 - corr^2, one entry per run */
 const stageFit: { same: number[]; corr: number[]; residual: number[] }[] = [];
 for (let seed = from; seed <= to; seed++) {
@@ -113,6 +116,9 @@ for (let seed = from; seed <= to; seed++) {
     const ppi = pairPpiEstimate(pairCounts(bundle.clusterings[0].assignments, stagesByRound(pairs, draws, probaByRound, k)), argmax, null, 0.9);
     const absErr = (v: Record<MetricKey, number>) => Object.fromEntries(METRICS.map((m) => [m, Math.abs(v[m] - truth[m])])) as Record<MetricKey, number>;
     curves.argmax.push({ nLabels: pairs.a.length, absErr: absErr(argmax) });
+    const at = (byRound[r] ??= { error: [], width: [] });
+    at.error.push(argmax.nmi - truth.nmi);
+    at.width.push(ppi.interval.nmi[1] - ppi.interval.nmi[0]);
     half.push({ nLabels: pairs.a.length, absErr: Math.abs((argmax.nmi + ppi.estimate.nmi) / 2 - truth.nmi) });
     for (const gap of ["fmi", "ari"] as const) ceilings[gap].push({ nLabels: pairs.a.length, absErr: Math.abs(argmax.nmi + truth[gap] - argmax[gap] - truth.nmi) });
     curves.ppi.push({ nLabels: pairs.a.length, absErr: absErr(ppi.estimate) });
@@ -151,7 +157,7 @@ function correlation(x: number[], y: number[]): number {
 }
 
 const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
-const se = (x: number[]) => Math.sqrt(x.reduce((s, v) => s + (v - mean(x)) ** 2, 0) / (x.length - 1) / x.length);
+const se = (x: number[]): number => Math.sqrt(x.reduce((s, v) => s + (v - mean(x)) ** 2, 0) / (x.length - 1) / x.length);
 const cell = (x: number[]) => `${mean(x).toFixed(4)} +- ${se(x).toFixed(4)}`;
 console.log(`${bundleDir} ${clustering}, random pairs, stages of ${batch} to ${budget} answers, ${runs.length} runs (seeds ${from}-${to})`);
 console.log("| metric | argmax AEC per 1,000 | pair-ppi AEC per 1,000 | ratio | runs pair-ppi better | 90% coverage, runs as unit | rounds covered | last round covered |");
@@ -171,6 +177,10 @@ for (const gap of ["fmi", "ari"] as const) {
 }
 const halfway = runs.map((r) => r.half);
 console.log(`argmax NMI + half the FMI correction (a fixed shrinkage): AEC ${cell(halfway)} (${(mean(halfway) / argmaxNmi).toFixed(2)}x argmax)`);
+const sd = (x: number[]) => Math.sqrt(x.reduce((s, v) => s + (v - mean(x)) ** 2, 0) / (x.length - 1));
+console.log("| round | argmax NMI bias | argmax NMI sd | pair-ppi NMI interval width |");
+console.log("|---|---|---|---|");
+byRound.forEach((at, r) => console.log(`| ${r} | ${mean(at.error).toFixed(3)} | ${sd(at.error).toFixed(3)} | ${mean(at.width).toFixed(3)} |`));
 console.log("| stage (drawn by the model of round) | same answers | corr(f, g) | 1 - rho^2 |");
 console.log("|---|---|---|---|");
 stageFit.forEach((fit, i) => console.log(`| ${i + 1} (${i}) | ${mean(fit.same).toFixed(1)} | ${mean(fit.corr).toFixed(3)} | ${mean(fit.residual).toFixed(3)} |`));
