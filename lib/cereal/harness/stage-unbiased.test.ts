@@ -26,7 +26,7 @@ describe("asynchronous stages", () => {
     const clustering = problem.clusterings[0];
     // exactly unbiased: lambda fixed, plain HT, batch weights fixed in advance (the stage sizes)
     const exact: PpiOptions = { pseudo: "soft", lambda: 0.5, perCluster: "ht", combine: "size" };
-    // the registered ppi-ht: tuned lambda, weights by predicted variance (the recommended ppi less the per-cluster ratio)
+    // the registered ppi-ht: tuned lambda, weights by predicted variance (the default ppi less the post-stratification)
     const tuned: PpiOptions = { pseudo: "soft", lambda: "tuned", perCluster: "ht" };
     // the default ppi: tuned lambda, predicted-variance weights, columns post-stratified to the cluster sizes
     const recommended: PpiOptions = { pseudo: "soft", lambda: "tuned" };

@@ -26,7 +26,7 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   "ppi-stage-ratio": { estimate: "prediction-powered as ppi, each batch's correction scaled to the cluster sizes on its own (biased when batches are small).", interval: BOOTSTRAP },
   guarded: {
     estimate:
-      "soft (labels + the surrogate's class distributions) while the surrogate is healthy; once it gets under 60% of newly labeled items right, prediction-powered with a jackknife correction of its small-sample bias.",
+      "soft (labels + the surrogate's class distributions) while the surrogate is healthy; once it gets under 60% of newly labeled items right, prediction-powered with a jackknife correction of its small-sample bias; when it is right more than 5 points more often than its confidence says (diffuse), prediction-powered from its most likely class.",
     interval: "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median.",
   },
 };
