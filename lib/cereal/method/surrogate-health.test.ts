@@ -72,25 +72,30 @@ describe("surrogate health and the guarded estimator", () => {
   });
 });
 
-/** seed rows 0-1, then one batch of 40 rows (2-41) predicted by round 0's model as `predicted`, right on the rows `right` says */
-function batchOf(predicted: [number, number], right: (i: number) => boolean): EstimatorInput {
-  const n = 42;
+/** seed rows 0-1, then batches of 40 rows each, batch b predicted by round b - 1's model as `predicted`, right on the rows `right` says */
+function batchesOf(batches: { predicted: [number, number]; right: (i: number) => boolean }[]): EstimatorInput {
+  const n = 2 + 40 * batches.length;
   const rows = Int32Array.from({ length: n }, (_, i) => i);
-  const truth = Int32Array.from(rows, (i) => (i < 2 ? i : right(i - 2) ? 0 : 1));
+  const truth = Int32Array.from(rows, (i) => (i < 2 ? i : batches[Math.floor((i - 2) / 40)].right((i - 2) % 40) ? 0 : 1));
   const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from(rows, (i) => i % 2) };
-  const pool = rows.slice(2);
-  const proba = Float32Array.from({ length: pool.length * 2 }, (_, j) => predicted[j % 2]);
-  const outOfSample = extendRecord(EMPTY_RECORD, { round: 1, pool, rawProba: proba, calibratedProba: proba, temperature: 1, numClasses: 2, clusterings: [clusters], drawnPositions: Array.from(pool, (_, j) => j) });
+  let outOfSample = EMPTY_RECORD;
+  batches.forEach(({ predicted }, b) => {
+    const pool = rows.slice(2 + 40 * b);
+    const proba = Float32Array.from({ length: pool.length * 2 }, (_, j) => predicted[j % 2]);
+    const drawnPositions = Array.from({ length: 40 }, (_, j) => j);
+    outOfSample = extendRecord(outOfSample, { round: b + 1, pool, rawProba: proba, calibratedProba: proba, temperature: 1, numClasses: 2, clusterings: [clusters], drawnPositions });
+  });
   return {
     n,
     numClasses: 2,
     labeled: { rows, labels: truth },
     unlabeled: new Int32Array(0),
     proba: null,
-    draws: Array.from(rows, (row, i) => draw(row, i < 2 ? 2 / n : 1, i < 2 ? 0 : 1, i)),
+    draws: Array.from(rows, (row, i) => draw(row, i < 2 ? 2 / n : 40 / (n - 2 - 40 * Math.floor((i - 2) / 40)), i < 2 ? 0 : 1 + Math.floor((i - 2) / 40), i)),
     outOfSample,
   };
 }
+const batchOf = (predicted: [number, number], right: (i: number) => boolean) => batchesOf([{ predicted, right }]);
 
 describe("surrogate health: calibration", () => {
   it("flags a diffuse pi (underconfident), not a calibrated or an overconfident one", () => {
@@ -111,6 +116,16 @@ describe("surrogate health: calibration", () => {
     const o = surrogateHealth(sharp.labeled, sharp.draws, sharp.outOfSample);
     expect(o.recentUnderconfidence!).toBeCloseTo(-0.19, 6);
     expect(o.diffuse).toBe(false);
+  });
+
+  it("a surrogate once read as diffuse stays so when later windows read calibrated", () => {
+    const calibrated = { predicted: [0.8, 0.2] as [number, number], right: (i: number) => i % 5 !== 0 };
+    const input = batchesOf([{ predicted: [0.6, 0.4], right: () => true }, calibrated, calibrated, calibrated]);
+    const h = surrogateHealth(input.labeled, input.draws, input.outOfSample);
+    expect(h.recentUnderconfidence!).toBeCloseTo(0, 6);
+    expect(h.diffuse).toBe(true);
+    const later = batchesOf([calibrated, calibrated, calibrated, calibrated]);
+    expect(surrogateHealth(later.labeled, later.draws, later.outOfSample).diffuse).toBe(false);
   });
 
   it("guarded: an accurate but diffuse surrogate gets the ppi-hard table instead of the soft one, in the estimate and its draws", () => {
