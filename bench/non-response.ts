@@ -8,16 +8,15 @@
  *    majority class (simulate --skip-rate's definition).
  * Prints, per estimator form, the mean table's bias per cell (C x K row-major), the largest |z| and
  * the Hotelling-type chi-square of the mean against the truth (11 df; 31.3 is its 0.999 quantile).
- * "+ columns to cluster sizes" rescales each column of the table to its cluster's known size
- * (a post-stratification by cluster that ppi.ts does not do; the projection rescales the whole
- * table to N).
+ * Forms: the default `ppi` (columns post-stratified to the cluster sizes, ppi.ts eq. 4), the former
+ * per-stage ratio (`ppi-stage-ratio`, eq. 1') and plain Horvitz-Thompson (`ppi-ht`).
  *
  *   node --import tsx bench/non-response.ts [SCHEDULES=600] [P=0.5]
  */
 import { ppiCells, type PpiOptions } from "@/lib/cereal/method/ppi";
 import { unlabeledRows } from "@/lib/cereal/method/problem";
 import { hardRows, skippingResponder } from "@/lib/cereal/harness/respond";
-import { EXPERIMENT_CLUSTERS, EXPERIMENT_ROWS, generatedProblem, runSchedule, tableDeviation } from "@/lib/cereal/harness/stage-experiment";
+import { EXPERIMENT_ROWS, generatedProblem, runSchedule, tableDeviation } from "@/lib/cereal/harness/stage-experiment";
 
 const schedules = Number(process.argv[2] ?? 600);
 const rate = Number(process.argv[3] ?? 0.5);
@@ -26,22 +25,12 @@ if (!(rate >= 0 && rate <= 1)) throw new Error(`P must be a probability in [0, 1
 
 const { problem, truth, trueCells } = generatedProblem();
 const clustering = problem.clusterings[0];
-const K = EXPERIMENT_CLUSTERS;
 const C = problem.numClasses;
-const clusterSize = Float64Array.from({ length: K }, (_, c) => clustering.assignments.filter((a) => a === c).length);
-
-/** each column rescaled to its cluster's known size */
-function columnsToClusterSizes(cells: Float64Array): Float64Array {
-  const out = cells.slice();
-  for (let c = 0; c < K; c++) {
-    let sum = 0;
-    for (let y = 0; y < C; y++) sum += cells[y * K + c];
-    for (let y = 0; y < C; y++) out[y * K + c] = sum > 0 ? (cells[y * K + c] * clusterSize[c]) / sum : 0;
-  }
-  return out;
-}
-
-const forms: Record<string, PpiOptions> = { "ppi (per-cluster ratio)": { pseudo: "soft", lambda: "tuned" }, "ppi-ht": { pseudo: "soft", lambda: "tuned", perCluster: "ht" } };
+const forms: Record<string, PpiOptions> = {
+  "ppi (columns post-stratified)": { pseudo: "soft", lambda: "tuned" },
+  "ppi-stage-ratio": { pseudo: "soft", lambda: "tuned", perCluster: "stage-ratio" },
+  "ppi-ht": { pseudo: "soft", lambda: "tuned", perCluster: "ht" },
+};
 const marks: Record<string, Uint8Array> = {
   none: new Uint8Array(EXPERIMENT_ROWS),
   "by cluster (cluster 1)": Uint8Array.from(clustering.assignments, (c) => (c === 1 ? 1 : 0)),
@@ -60,11 +49,7 @@ for (const [markName, marked] of Object.entries(marks)) {
     drawn += 30 + sizes.reduce((a, b) => a + b, 0);
     answered += state.labeled.rows.length;
     const input = { n: EXPERIMENT_ROWS, numClasses: C, labeled: state.labeled, unlabeled: unlabeledRows(EXPERIMENT_ROWS, state.labeled.rows), proba: null, draws: state.draws, outOfSample: state.outOfSample };
-    for (const [name, options] of Object.entries(forms)) {
-      const cells = ppiCells(input, clustering, options);
-      (tables[name] ??= []).push(cells);
-      (tables[`${name} + columns to cluster sizes`] ??= []).push(columnsToClusterSizes(cells));
-    }
+    for (const [name, options] of Object.entries(forms)) (tables[name] ??= []).push(ppiCells(input, clustering, options));
   }
   console.log(`\nskips ${markName}: ${((1 - answered / drawn) * 100).toFixed(1)}% of draws skipped`);
   for (const [name, t] of Object.entries(tables)) {

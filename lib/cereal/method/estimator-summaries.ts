@@ -16,16 +16,17 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   argmax: { estimate: "labels + the surrogate's most likely class on every other item (the paper's estimator).", interval: BOOTSTRAP },
   soft: { estimate: "labels + the surrogate's whole class distribution on every other item (expected counts).", interval: BOOTSTRAP },
   ppi: {
-    estimate: "prediction-powered: the surrogate's soft table over every item, corrected by its errors on each newly labeled batch (made before it saw them), weighted by how the batch was drawn, power-tuned.",
+    estimate: "prediction-powered: the surrogate's soft table over every item, corrected by its errors on each newly labeled batch (made before it saw them), weighted by how the batch was drawn, power-tuned, each cluster rescaled to its size.",
     interval: BOOTSTRAP,
   },
   "ppi-hard": { estimate: "prediction-powered as ppi, from the surrogate's most likely class instead of its distribution.", interval: BOOTSTRAP },
   "ppi-untuned": { estimate: "prediction-powered as ppi, with the whole correction (lambda = 1).", interval: BOOTSTRAP },
   "ppi-size": { estimate: "prediction-powered as ppi, its batches weighted by size.", interval: BOOTSTRAP },
-  "ppi-ht": { estimate: "prediction-powered as ppi, with a plain Horvitz-Thompson correction.", interval: BOOTSTRAP },
+  "ppi-ht": { estimate: "prediction-powered as ppi, with a plain Horvitz-Thompson correction and no rescaling of the clusters to their sizes.", interval: BOOTSTRAP },
+  "ppi-stage-ratio": { estimate: "prediction-powered as ppi, each batch's correction scaled to the cluster sizes on its own (biased when batches are small).", interval: BOOTSTRAP },
   guarded: {
     estimate:
-      "soft (labels + the surrogate's class distributions) while the surrogate is healthy; once it gets under 60% of newly labeled items right, prediction-powered with a jackknife correction of its small-sample bias.",
+      "soft (labels + the surrogate's class distributions) while the surrogate is healthy; once it gets under 60% of newly labeled items right, prediction-powered with a jackknife correction of its small-sample bias; when it is right more than 5 points more often than its confidence says (diffuse), prediction-powered from its most likely class.",
     interval: "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median.",
   },
 };

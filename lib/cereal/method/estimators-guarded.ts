@@ -8,7 +8,14 @@
  * only resamples the labels; the ppi table is unbiased whatever the surrogate (ppi.ts), so its
  * draws give an honest interval, and when the previous models' accuracy on the new batches falls
  * below the threshold it becomes the point estimate too, corrected for its small-sample bias by
- * the jackknife (jackknife.ts: with a weak surrogate the table rests on the labels). A bootstrap draw is recognised by its
+ * the jackknife (jackknife.ts: with a weak surrogate the table rests on the labels). When the
+ * surrogate is accurate but its pi is diffuse (its out-of-sample accuracy more than 5 points above
+ * its confidence, surrogate-health.ts), the soft table spreads every cell's mass over wrong classes; the estimate
+ * and its draws are then the prediction-powered table of the argmax pseudo-labels (`ppi-hard`):
+ * an underconfident pi is one to sharpen, an accurate argmax leaves
+ * small residuals, and the correction keeps it unbiased. Measured with the kNN fake on digits
+ * (ESTIMATORS.md): the soft ppi table there pays for the many near-empty cells the diffuse pi
+ * fills (clipped to 0 by the projection), and the jackknife more than doubled its error. A bootstrap draw is recognised by its
  * multiplicities (intervals.ts drawInput): the point estimate has none.
  */
 import { metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
@@ -20,17 +27,25 @@ import type { TestClustering } from "./problem";
 import { surrogateHealth, type HealthOptions } from "./surrogate-health";
 
 const PPI: PpiOptions = { pseudo: "soft", lambda: "tuned" };
+const PPI_HARD: PpiOptions = { pseudo: "hard", lambda: "tuned" };
 
-export function guardedTable(input: EstimatorInput, clustering: TestClustering, health: HealthOptions = {}): ContingencyTable {
-  if (input.multiplicity) return ppiTable(input, clustering, PPI);
-  const weak = surrogateHealth(input.labeled, input.draws, input.outOfSample, health).weak;
-  return weak ? ppiTable(input, clustering, PPI) : softTable(input, clustering);
+/** which estimate the surrogate's health calls for: weak (accuracy) before diffuse (calibration) */
+function guardState(input: EstimatorInput, health: HealthOptions): "healthy" | "weak" | "diffuse" {
+  const h = surrogateHealth(input.labeled, input.draws, input.outOfSample, health);
+  return h.weak ? "weak" : h.diffuse ? "diffuse" : "healthy";
 }
 
-/** the soft table's metrics when healthy; when weak, the ppi table's with the jackknife's small-sample correction */
+export function guardedTable(input: EstimatorInput, clustering: TestClustering, health: HealthOptions = {}): ContingencyTable {
+  const state = guardState(input, health);
+  if (state === "diffuse") return ppiTable(input, clustering, PPI_HARD);
+  return input.multiplicity || state === "weak" ? ppiTable(input, clustering, PPI) : softTable(input, clustering);
+}
+
+/** the soft table's metrics when healthy; when weak, the ppi table's with the jackknife's small-sample correction; when diffuse, the ppi-hard table's */
 export function guardedMetrics(input: EstimatorInput, clustering: TestClustering, health: HealthOptions = {}): MetricValues {
-  const weak = surrogateHealth(input.labeled, input.draws, input.outOfSample, health).weak;
-  return weak ? jackknifeMetrics(input, (i) => ppiTable(i, clustering, PPI)) : metricsFromTable(softTable(input, clustering));
+  const state = guardState(input, health);
+  if (state === "weak") return jackknifeMetrics(input, (i) => ppiTable(i, clustering, PPI));
+  return metricsFromTable(state === "diffuse" ? ppiTable(input, clustering, PPI_HARD) : softTable(input, clustering));
 }
 
 export const guardedEstimator: Estimator = {

@@ -10,7 +10,7 @@ import type { Draw } from "./designs";
 import { guardedEstimator } from "./estimators-guarded";
 import { softEstimator } from "./estimators-soft";
 import type { OutOfSampleRecord } from "./out-of-sample";
-import { ppiHardEstimator, ppiHtEstimator, ppiSizeWeightedEstimator, ppiSoftEstimator, ppiUntunedEstimator } from "./ppi";
+import { ppiHardEstimator, ppiHtEstimator, ppiSizeWeightedEstimator, ppiSoftEstimator, ppiStageRatioEstimator, ppiUntunedEstimator } from "./ppi";
 import type { TestClustering } from "./problem";
 import type { LabeledRows } from "./surrogate";
 
@@ -119,6 +119,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "ppi-untuned": ppiUntunedEstimator,
   "ppi-size": ppiSizeWeightedEstimator,
   "ppi-ht": ppiHtEstimator,
+  "ppi-stage-ratio": ppiStageRatioEstimator,
   guarded: guardedEstimator,
 };
 

@@ -51,10 +51,23 @@ describe("prediction-powered table", () => {
   it("scales each cluster's correction to its pool size (eq. 1', hand computation)", () => {
     // batch 1 drew row 2 of cluster 0 with 1/q = 2, but cluster 0 holds 1 pool row: the correction is halved,
     // T_1 = [[1 + .9 - .9, .2], [.1 + .9, 1.8]] = [[1, .2], [1, 1.8]]; cluster 1 was not drawn: uncorrected
-    const t = denseTable(ppiTable(input, clustering, { pseudo: "soft", lambda: 1 }));
+    const t = denseTable(ppiTable(input, clustering, { pseudo: "soft", lambda: 1, perCluster: "stage-ratio" }));
     const expected = [
       [2.5 / 2.25, 0.4 / 2.25],
       [2 / 2.25, 4.1 / 2.25],
+    ];
+    t.forEach((row, i) => row.forEach((v, j) => expect(v).toBeCloseTo(expected[i][j], 5)));
+  });
+
+  it("rescales each column of the combined table to its cluster's size (the default, eq. 4, hand computation)", () => {
+    // lambda = .5: T_1 = [[1, 0], [0, 1]] + .5 [[.9, .2], [.1, .8]] + 2 ([0, 1] - .5 [.9, .1]) in column 0
+    //   = [[.55, .1], [1.95, 1.4]], V_1 = A - (2 lambda - lambda^2) B = 2 - .75 x 1.5 = .875; T_0 = [[2, 0], [0, 2]], V_0 = 4.
+    // T^ = (T_0 / 4 + T_1 8/7) / (1/4 + 8/7): column 0 proportional to [7.9, 15.6], column 1 to [.8, 14.7];
+    // each cluster holds 2 items, so every column is rescaled to 2 (the columns of HT sum to 2.41 and 1.59)
+    const t = denseTable(ppiTable(input, clustering, { pseudo: "soft", lambda: 0.5 }));
+    const expected = [
+      [(2 * 7.9) / 23.5, (2 * 0.8) / 15.5],
+      [(2 * 15.6) / 23.5, (2 * 14.7) / 15.5],
     ];
     t.forEach((row, i) => row.forEach((v, j) => expect(v).toBeCloseTo(expected[i][j], 5)));
   });

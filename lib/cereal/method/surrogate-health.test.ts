@@ -72,6 +72,73 @@ describe("surrogate health and the guarded estimator", () => {
   });
 });
 
+/** seed rows 0-1, then batches of 40 rows each, batch b predicted by round b - 1's model as `predicted`, right on the rows `right` says */
+function batchesOf(batches: { predicted: [number, number]; right: (i: number) => boolean }[]): EstimatorInput {
+  const n = 2 + 40 * batches.length;
+  const rows = Int32Array.from({ length: n }, (_, i) => i);
+  const truth = Int32Array.from(rows, (i) => (i < 2 ? i : batches[Math.floor((i - 2) / 40)].right((i - 2) % 40) ? 0 : 1));
+  const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from(rows, (i) => i % 2) };
+  let outOfSample = EMPTY_RECORD;
+  batches.forEach(({ predicted }, b) => {
+    const pool = rows.slice(2 + 40 * b);
+    const proba = Float32Array.from({ length: pool.length * 2 }, (_, j) => predicted[j % 2]);
+    const drawnPositions = Array.from({ length: 40 }, (_, j) => j);
+    outOfSample = extendRecord(outOfSample, { round: b + 1, pool, rawProba: proba, calibratedProba: proba, temperature: 1, numClasses: 2, clusterings: [clusters], drawnPositions });
+  });
+  return {
+    n,
+    numClasses: 2,
+    labeled: { rows, labels: truth },
+    unlabeled: new Int32Array(0),
+    proba: null,
+    draws: Array.from(rows, (row, i) => draw(row, i < 2 ? 2 / n : 40 / (n - 2 - 40 * Math.floor((i - 2) / 40)), i < 2 ? 0 : 1 + Math.floor((i - 2) / 40), i)),
+    outOfSample,
+  };
+}
+const batchOf = (predicted: [number, number], right: (i: number) => boolean) => batchesOf([{ predicted, right }]);
+
+describe("surrogate health: calibration", () => {
+  it("flags a diffuse pi (underconfident), not a calibrated or an overconfident one", () => {
+    // right on every row at confidence 0.6: 40 points underconfident
+    const diffuse = batchOf([0.6, 0.4], () => true);
+    const d = surrogateHealth(diffuse.labeled, diffuse.draws, diffuse.outOfSample);
+    expect(d.recentAccuracy).toBe(1);
+    expect(d.weak).toBe(false);
+    expect(d.recentUnderconfidence!).toBeCloseTo(0.4, 6);
+    expect(d.diffuse).toBe(true);
+    // right on 32 of 40 at 0.8: calibrated
+    const calibrated = batchOf([0.8, 0.2], (i) => i % 5 !== 0);
+    const c = surrogateHealth(calibrated.labeled, calibrated.draws, calibrated.outOfSample);
+    expect(c.recentUnderconfidence!).toBeCloseTo(0, 6);
+    expect(c.diffuse).toBe(false);
+    // right on 32 of 40 at 0.99: overconfident, not flagged
+    const sharp = batchOf([0.99, 0.01], (i) => i % 5 !== 0);
+    const o = surrogateHealth(sharp.labeled, sharp.draws, sharp.outOfSample);
+    expect(o.recentUnderconfidence!).toBeCloseTo(-0.19, 6);
+    expect(o.diffuse).toBe(false);
+  });
+
+  it("a surrogate once read as diffuse stays so when later windows read calibrated", () => {
+    const calibrated = { predicted: [0.8, 0.2] as [number, number], right: (i: number) => i % 5 !== 0 };
+    const input = batchesOf([{ predicted: [0.6, 0.4], right: () => true }, calibrated, calibrated, calibrated]);
+    const h = surrogateHealth(input.labeled, input.draws, input.outOfSample);
+    expect(h.recentUnderconfidence!).toBeCloseTo(0, 6);
+    expect(h.diffuse).toBe(true);
+    const later = batchesOf([calibrated, calibrated, calibrated, calibrated]);
+    expect(surrogateHealth(later.labeled, later.draws, later.outOfSample).diffuse).toBe(false);
+  });
+
+  it("guarded: an accurate but diffuse surrogate gets the ppi-hard table instead of the soft one, in the estimate and its draws", () => {
+    const diffuse = batchOf([0.6, 0.4], () => true);
+    const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: 42 }, (_, i) => i % 2) };
+    const hard = ppiTable(diffuse, clusters, { pseudo: "hard", lambda: "tuned" });
+    expect(guardedEstimator.metrics!(diffuse, clusters)).toEqual(metricsFromTable(hard));
+    expect(denseTable(guardedTable(diffuse, clusters))).toEqual(denseTable(hard));
+    const draw = { ...diffuse, multiplicity: new Int32Array(42).fill(1) };
+    expect(denseTable(guardedTable(draw, clusters))).toEqual(denseTable(ppiTable(draw, clusters, { pseudo: "hard", lambda: "tuned" })));
+  });
+});
+
 describe("trainer guard", () => {
   it("trains supervised instead of FixMatch while the surrogate is weak", async () => {
     const { runRound } = await import("./round");

@@ -7,6 +7,18 @@
  * fine; this measure sees it. Below `weakAccuracy` the round flags the surrogate weak, so the
  * server can store it and the dashboard warn that estimates leaning on pseudo-labels are suspect
  * (the ppi estimators stay unbiased: their lambda falls towards 0, the labels-only estimate).
+ *
+ * Accuracy is not enough for the soft table, which sums pi itself: a surrogate that is right but
+ * diffuse (the kNN fake on digits: 80-97% right, its mean confidence max_y pi 6-16 points below
+ * that) spreads every cell's mass over wrong classes, and its soft NMI came out 0.08-0.33 low,
+ * worse than Random. So the same out-of-sample predictions give a calibration reading: the
+ * under-confidence, 1/q-weighted accuracy minus 1/q-weighted confidence (the signed calibration
+ * error of the top class, ECE with one bin). Above `diffuseGap` (0.05, about two standard errors
+ * of an accuracy over 150 rows; read from 20 rows on) pi is `diffuse`, and stays so in later rounds:
+ * the reading fades as the accuracy nears 1 while the soft table's bias does not (kNN on digits,
+ * seed 3: 0.036-0.044 at 300-450 labels, its soft NMI 0.07 low). Over-confidence (FixMatch: 1-2 points on digits)
+ * is not flagged: a sharp pi moves the soft table towards the argmax table, whose error is the
+ * accuracy's, which `weak` reads.
  */
 import type { Draw } from "./designs";
 import type { LabeledRows } from "./surrogate";
@@ -24,6 +36,10 @@ export interface SurrogateHealth {
   readonly recentConfidence: number | null;
   /** recentAccuracy below the threshold */
   readonly weak: boolean;
+  /** the same accuracy minus the mean confidence, both 1/q-weighted: above 0 the predictions are underconfident */
+  readonly recentUnderconfidence: number | null;
+  /** the under-confidence above `diffuseGap` in this window or any earlier one: pi spreads over classes the items are not in, so the soft table does */
+  readonly diffuse: boolean;
 }
 
 export interface HealthOptions {
@@ -31,6 +47,8 @@ export interface HealthOptions {
   readonly weakAccuracy?: number;
   /** batches pooled (default 3): recent models are the ones in use */
   readonly window?: number;
+  /** default 0.05: an under-confidence above it flags pi as diffuse */
+  readonly diffuseGap?: number;
 }
 
 export function surrogateHealth(
@@ -41,12 +59,12 @@ export function surrogateHealth(
 ): SurrogateHealth {
   const threshold = options.weakAccuracy ?? 0.6;
   const window = options.window ?? 3;
-  const perBatch: { accuracy: number; count: number; confidence: number }[] = [];
+  const perBatch: { accuracy: number; count: number; confidence: number; weightedConfidence: number }[] = [];
   for (const { positions } of batchesByRound(draws)) {
     const predicted: number[] = [];
     const truth: number[] = [];
     const weights: number[] = [];
-    let confidence = 0;
+    const confidences: number[] = [];
     let probability = true;
     for (const p of positions) {
       const prediction = record?.predictions.get(labeled.rows[p]);
@@ -55,16 +73,19 @@ export function surrogateHealth(
       for (let y = 1; y < prediction.calibrated.length; y++) if (prediction.calibrated[y] > prediction.calibrated[best]) best = y;
       predicted.push(best);
       truth.push(labeled.labels[p]);
-      confidence += prediction.calibrated[best];
+      confidences.push(prediction.calibrated[best]);
       const w = inverseInclusionWeight(draws[p]);
       if (w === null) probability = false;
       weights.push(w ?? 1);
     }
     if (predicted.length === 0) continue;
+    const w = probability ? weights : confidences.map(() => 1);
+    const weightSum = w.reduce((a, b) => a + b, 0);
     perBatch.push({
       accuracy: weightedAccuracy(predicted, truth, probability ? weights : null),
       count: predicted.length,
-      confidence: confidence / predicted.length,
+      confidence: confidences.reduce((a, b) => a + b, 0) / predicted.length,
+      weightedConfidence: confidences.reduce((a, c, i) => a + c * w[i], 0) / weightSum,
     });
   }
   const latest = perBatch[perBatch.length - 1] ?? null;
@@ -72,6 +93,14 @@ export function surrogateHealth(
   const recentCount = recent.reduce((a, b) => a + b.count, 0);
   const recentAccuracy = recentCount > 0 ? recent.reduce((a, b) => a + b.accuracy * b.count, 0) / recentCount : null;
   const recentConfidence = recentCount > 0 ? recent.reduce((a, b) => a + b.confidence * b.count, 0) / recentCount : null;
+  // accuracy minus weighted confidence over the `window` batches ending at each batch; the last is the recent one
+  const gaps = perBatch.map((_, i) => {
+    const w = perBatch.slice(Math.max(0, i + 1 - window), i + 1);
+    const count = w.reduce((a, b) => a + b.count, 0);
+    return { count, gap: w.reduce((a, b) => a + (b.accuracy - b.weightedConfidence) * b.count, 0) / count };
+  });
+  const underconfidence = gaps.length > 0 ? gaps[gaps.length - 1].gap : null;
+  const gapLimit = options.diffuseGap ?? 0.05;
   return {
     latestAccuracy: latest?.accuracy ?? null,
     latestCount: latest?.count ?? 0,
@@ -79,5 +108,8 @@ export function surrogateHealth(
     recentCount,
     recentConfidence,
     weak: recentAccuracy !== null && recentAccuracy < threshold,
+    recentUnderconfidence: underconfidence,
+    // under 20 rows the gap says little (one wrong row moves it by 5 points or more); once read, it stays
+    diffuse: gaps.some((g) => g.count >= 20 && g.gap > gapLimit),
   };
 }

@@ -1,0 +1,66 @@
+/**
+ * Paired comparison with Random (issue #23): `cereal simulate --out` runs of a configuration
+ * against Random's runs (uniform draws, the labels estimator: told apart by their config) on the
+ * same bundles and seeds. Per
+ * bundle and estimator recorded in the configuration's runs: AEC(NMI) per 1000 labels over the
+ * rounds up to the smaller of the two runs' budgets, the ratio of the mean AECs to Random's, the
+ * per-seed ratios' mean ± standard error, how many seeds beat Random, and the 90% intervals after
+ * 200 labels holding the truth; plus the share of rounds the guard read as weak or diffuse.
+ *
+ *   node --import tsx bench/versus-random.ts RUN.json [RUN.json ...]   (Random's runs among them)
+ */
+import { readFileSync } from "node:fs";
+import { summariseEstimators, type SimulationResult } from "@/lib/cereal/harness/simulate";
+
+const files = process.argv.slice(2);
+if (files.length === 0) {
+  process.stderr.write("usage: node --import tsx bench/versus-random.ts RUN.json [RUN.json ...] (cereal simulate --out files, Random's among them)\n");
+  process.exit(2);
+}
+/** a `cereal simulate --out` file: the result with the bundle's and the surrogate's names */
+type RunFile = SimulationResult & { readonly bundle: string; readonly surrogate: string };
+const all = files.map((file) => ({ file, run: JSON.parse(readFileSync(file, "utf8")) as RunFile }));
+const isRandom = (r: RunFile) => r.config.acquisition === "random" && r.config.design === "uniform" && r.config.estimator === "labels";
+const key = (r: RunFile) => `${r.bundle}|${r.config.seed}`;
+const randoms = new Map(all.filter(({ run }) => isRandom(run)).map(({ run }) => [key(run), run]));
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const se = (xs: readonly number[]) => (xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length) : Number.NaN);
+
+const byBundle = new Map<string, { run: RunFile; random: RunFile }[]>();
+for (const { file, run } of all.filter(({ run }) => !isRandom(run))) {
+  const random = randoms.get(key(run));
+  if (!random) throw new Error(`${file}: no Random run of ${run.bundle} seed ${run.config.seed}`);
+  const group = `${run.bundle}, ${run.surrogate} surrogate`;
+  byBundle.set(group, [...(byBundle.get(group) ?? []), { run, random }]);
+}
+
+console.log("| bundle | budget | estimator | seeds | AEC NMI per 1000 labels (Random's) | ratio of means | per-seed ratio, mean ± se | seeds better than Random | 90% intervals after 200 labels holding the truth | rounds weak / diffuse |");
+console.log("|---|---|---|---|---|---|---|---|---|---|");
+for (const [bundle, pairs] of [...byBundle.entries()].sort()) {
+  const budget = Math.min(...pairs.flatMap(({ run, random }) => [run.summary.nLabels, random.summary.nLabels]));
+  const summaries = pairs.map(({ run, random }) => {
+    const clusterings = run.config.clusterings as string[];
+    const upTo = (r: SimulationResult) => r.rounds.filter((x) => x.nLabels <= budget);
+    return {
+      run: summariseEstimators(upTo(run), clusterings, 1000),
+      random: summariseEstimators(upTo(random), clusterings, 1000).labels.aecPer1000Labels.nmi,
+      weak: upTo(run).filter((x) => x.surrogateHealth?.weak).length,
+      diffuse: upTo(run).filter((x) => (x.surrogateHealth as { diffuse?: boolean } | undefined)?.diffuse).length,
+      rounds: upTo(run).length,
+    };
+  });
+  const seeds = pairs.map(({ run }) => run.config.seed).join(",");
+  const weak = `${summaries.reduce((a, s) => a + s.weak, 0)} / ${summaries.reduce((a, s) => a + s.diffuse, 0)} of ${summaries.reduce((a, s) => a + s.rounds, 0)}`;
+  for (const estimator of Object.keys(summaries[0].run)) {
+    const aecs = summaries.map((s) => s.run[estimator].aecPer1000Labels.nmi);
+    const randomAecs = summaries.map((s) => s.random);
+    const ratios = aecs.map((a, i) => a / randomAecs[i]);
+    const covered = summaries.reduce((a, s) => a + (s.run[estimator].coveredAfter200?.nmi ?? 0), 0);
+    const count = summaries.reduce((a, s) => a + s.run[estimator].countAfter200, 0);
+    const hasIntervals = summaries.every((s) => s.run[estimator].coveredAfter200 !== null);
+    console.log(
+      `| ${bundle} | ${budget} | ${estimator} | ${pairs.length} (${seeds}) | ${mean(aecs).toFixed(4)} (${mean(randomAecs).toFixed(4)}) | ${(mean(aecs) / mean(randomAecs)).toFixed(2)}x | ${mean(ratios).toFixed(2)} ± ${se(ratios).toFixed(2)} | ${ratios.filter((r) => r < 1).length}/${ratios.length} | ${hasIntervals ? `${covered}/${count}` : "-"} | ${weak} |`,
+    );
+  }
+}
