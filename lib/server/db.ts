@@ -4,6 +4,7 @@ import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/prisma-postgresql/client";
 import { serverConfig, type ServerConfig } from "./config";
 import { postgresTarget } from "./postgres-url";
+import { withStatementCache } from "./sqlite-statements";
 
 /**
  * The one Prisma client of a process: SQLite (better-sqlite3 adapter) by default, PostgreSQL
@@ -11,7 +12,7 @@ import { postgresTarget } from "./postgres-url";
  * prisma/schema.prisma (bin/prisma-generate.ts), so they have the same models and queries; the
  * code is typed against the SQLite one, which keeps it to what both databases do.
  * On SQLite the busy timeout lets the web server and the worker share the file (WAL mode is set
- * when the database is migrated).
+ * when the database is migrated), and prepared statements are kept per SQL text (sqlite-statements.ts).
  */
 const globalForDb = globalThis as unknown as { cerealDb?: PrismaClient; cerealDbKey?: string };
 
@@ -20,7 +21,7 @@ function createClient(config: ServerConfig): PrismaClient {
     const { pool, schema } = postgresTarget(config.postgresUrl);
     return new PostgresPrismaClient({ adapter: new PrismaPg(pool, { schema }) }) as unknown as PrismaClient;
   }
-  return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${config.databasePath}`, timeout: 10_000 }) });
+  return new PrismaClient({ adapter: withStatementCache(new PrismaBetterSqlite3({ url: `file:${config.databasePath}`, timeout: 10_000 })) });
 }
 
 export function db(): PrismaClient {
@@ -68,3 +69,4 @@ export async function lockProject(tx: Tx, projectId: string): Promise<void> {
   if (!serverConfig().postgresUrl) return;
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${projectId}))`;
 }
+
