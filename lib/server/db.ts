@@ -70,3 +70,17 @@ export async function lockProject(tx: Tx, projectId: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${projectId}))`;
 }
 
+/** The PostgreSQL channel live events listen on (lib/server/live/project-listener.ts); the payload is a project id. */
+export const PROJECT_CHANNEL = "cereal_project";
+
+/**
+ * Tells the live events that something a project's snapshot shows changed (a label stored or
+ * withdrawn, a stage drawn, a round's state or progress): on PostgreSQL a NOTIFY on
+ * PROJECT_CHANNEL, which inside a transaction goes out when it commits (and not at all on a
+ * rollback), and which reaches every process LISTENing, the web processes from the worker's
+ * too. On SQLite a no-op: there each web process polls its watched projects.
+ */
+export async function notifyProjectChanged(client: Tx | PrismaClient, projectId: string): Promise<void> {
+  if (!serverConfig().postgresUrl) return;
+  await client.$executeRaw`SELECT pg_notify(${PROJECT_CHANNEL}, ${projectId})`;
+}

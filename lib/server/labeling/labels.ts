@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Label } from "@/lib/generated/prisma/client";
-import { db, lockProject, transaction, type Tx } from "../db";
+import { db, lockProject, notifyProjectChanged, transaction, type Tx } from "../db";
 import { badRequest, conflict, notFound } from "../errors";
 import { requireProjectRole } from "../auth/project-access";
 import { cancelQueuedRound, maybeEnqueueRound } from "../rounds/round-job";
@@ -92,6 +92,7 @@ export async function submitLabel(user: SessionUser, projectId: string, input: S
     await tx.labelChange.create({ data: { labelId: label.id, userId: user.id, action: "create", newValue: labelValue(label) } });
     await tx.lease.delete({ where: { id: lease.id } });
     await settleTask(tx, task.id, project.overlap);
+    await notifyProjectChanged(tx, projectId);
     return { label, duplicate: false, budget: project.budget };
   });
   if (!result.duplicate) await maybeEnqueueRound(projectId);
@@ -133,6 +134,7 @@ export async function undoLastLabel(user: SessionUser, projectId: string, input:
       create: { taskId: last.taskId, userId: user.id, expiresAt },
       update: { expiresAt },
     });
+    await notifyProjectChanged(tx, projectId);
     return { label: last, duplicate: false };
   });
   if (!undone.duplicate) await cancelQueuedRound(projectId);
