@@ -16,9 +16,11 @@
  * 4. at --kill-at seconds (once a round is running) SIGKILLs the worker (the start process's child)
  *    and times until that round job runs again;
  * 5. prints labels per second, the share of next-task calls without a task while budget remained,
- *    next-task and label POST p50/p95/p99 (client side, loopback), rounds run, worker kill -> round
- *    running again, and lost / duplicated labels from the labels export; then SIGTERMs the instance
- *    and says whether both processes stopped.
+ *    next-task and label POST p50/p95/p99 (client side, loopback), the web process's CPU seconds
+ *    while the bots ran and per call (Linux /proc; it depends far less than latency on what else
+ *    the machine runs), rounds run, worker kill -> round running again, and lost / duplicated
+ *    labels from the labels export; then SIGTERMs the instance and says whether both processes
+ *    stopped.
  * --cpu-prof DIR writes a V8 CPU profile of the web process (not the worker) into DIR.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -193,6 +195,17 @@ const accepted = new Map<string, string>(); // label id -> "email|item"
 let duplicateAnswers = 0;
 let refused = 0;
 const loadAtStart = os.loadavg()[0];
+/** CPU seconds a process has used so far, user and system (Linux /proc; null elsewhere). */
+const clockTicks = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
+function cpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  } catch {
+    return null;
+  }
+}
+const webCpuAtStart = cpuSeconds(server.pid);
 const started = Date.now();
 const deadline = started + seconds * 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -285,7 +298,13 @@ async function killWorkerDuringARound(): Promise<Kill | null> {
   }
 }
 
-const [kill] = await Promise.all([killWorkerDuringARound(), probeHealth(), ...sessions.map((_, i) => bot(i))]);
+// the web process's CPU while the bots ran: it reads the same on a busy machine as on an idle one
+let webCpu = null as { seconds: number; wallSeconds: number } | null;
+const bots = Promise.all(sessions.map((_, i) => bot(i))).then(() => {
+  const now = cpuSeconds(server.pid);
+  if (now !== null && webCpuAtStart !== null) webCpu = { seconds: now - webCpuAtStart, wallSeconds: (Date.now() - started) / 1000 };
+});
+const [kill] = await Promise.all([killWorkerDuringARound(), probeHealth(), bots]);
 const elapsed = (Date.now() - started) / 1000;
 streamsOpen.abort();
 
@@ -322,6 +341,9 @@ console.log(`next task without a task:  ${noTaskWithBudget} of ${nextCalls} call
 console.log(`next task:                 ${ms(nextMs)}`);
 console.log(`label POST:                ${ms(labelMs)}`);
 console.log(`GET /api/health (no db):   ${ms(healthMs)}, max ${Math.max(...healthMs).toFixed(0)} ms: the web process's event loop stalls`);
+const webCalls = nextMs.length + labelMs.length + healthMs.length;
+const cpu = webCpu;
+console.log(`web process CPU:           ${cpu ? `${cpu.seconds.toFixed(1)} s in ${cpu.wallSeconds.toFixed(0)} s (${((100 * cpu.seconds) / cpu.wallSeconds).toFixed(0)}% of a core), ${((1000 * cpu.seconds) / Math.max(1, webCalls)).toFixed(1)} ms per call (${webCalls} next task, label and health calls; the streams' pushes included)` : "not measured (no /proc)"}`);
 console.log(`failed requests:           ${failedRequests.length}${failedRequests.length ? ` (${[...new Set(failedRequests)].slice(0, 3).join("; ")})` : ""}`);
 console.log(`event streams:             ${annotators} open, ${streamEvents} snapshots pushed`);
 console.log(`rounds run:                ${rounds} (${roundSteps.map((r) => `#${r.index} on ${r.nLabels} labels${r.roundSeconds === null ? "" : ` in ${r.roundSeconds.toFixed(0)} s`}`).join(", ")})`);

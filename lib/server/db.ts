@@ -4,6 +4,7 @@ import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/prisma-postgresql/client";
 import { serverConfig, type ServerConfig } from "./config";
 import { postgresTarget } from "./postgres-url";
+import { withStatementCache } from "./sqlite-statements";
 
 /**
  * The one Prisma client of a process: SQLite (better-sqlite3 adapter) by default, PostgreSQL
@@ -11,7 +12,7 @@ import { postgresTarget } from "./postgres-url";
  * prisma/schema.prisma (bin/prisma-generate.ts), so they have the same models and queries; the
  * code is typed against the SQLite one, which keeps it to what both databases do.
  * On SQLite the busy timeout lets the web server and the worker share the file (WAL mode is set
- * when the database is migrated).
+ * when the database is migrated), and prepared statements are kept per SQL text (sqlite-statements.ts).
  */
 const globalForDb = globalThis as unknown as { cerealDb?: PrismaClient; cerealDbKey?: string };
 
@@ -20,7 +21,7 @@ function createClient(config: ServerConfig): PrismaClient {
     const { pool, schema } = postgresTarget(config.postgresUrl);
     return new PostgresPrismaClient({ adapter: new PrismaPg(pool, { schema }) }) as unknown as PrismaClient;
   }
-  return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${config.databasePath}`, timeout: 10_000 }) });
+  return new PrismaClient({ adapter: withStatementCache(new PrismaBetterSqlite3({ url: `file:${config.databasePath}`, timeout: 10_000 })) });
 }
 
 export function db(): PrismaClient {
@@ -67,4 +68,19 @@ function isRetryable(error: unknown): boolean {
 export async function lockProject(tx: Tx, projectId: string): Promise<void> {
   if (!serverConfig().postgresUrl) return;
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${projectId}))`;
+}
+
+/** The PostgreSQL channel live events listen on (lib/server/live/project-listener.ts); the payload is a project id. */
+export const PROJECT_CHANNEL = "cereal_project";
+
+/**
+ * Tells the live events that something a project's snapshot shows changed (a label stored or
+ * withdrawn, a stage drawn, a round's state or progress): on PostgreSQL a NOTIFY on
+ * PROJECT_CHANNEL, which inside a transaction goes out when it commits (and not at all on a
+ * rollback), and which reaches every process LISTENing, the web processes from the worker's
+ * too. On SQLite a no-op: there each web process polls its watched projects.
+ */
+export async function notifyProjectChanged(client: Tx | PrismaClient, projectId: string): Promise<void> {
+  if (!serverConfig().postgresUrl) return;
+  await client.$executeRaw`SELECT pg_notify(${PROJECT_CHANNEL}, ${projectId})`;
 }

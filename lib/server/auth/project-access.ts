@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { db } from "../db";
 import { forbidden, notFound } from "../errors";
 import type { SessionUser } from "./session";
@@ -7,15 +8,36 @@ import type { ProjectRole } from "@/lib/generated/prisma/enums";
  * The per-project check every project service starts with: the user must be a member, and an
  * owner where `role` is OWNER. A missing project is 404; an existing one the user is not part of
  * is 403 (ARCHITECTURE.md: an annotator never sees another project).
+ * Inside `rememberingMemberships` (route() runs every handler in it) a user's membership of a
+ * project is looked up once: the route checks it before reading the input and the service again.
  */
 export async function requireProjectRole(user: SessionUser, projectId: string, role?: ProjectRole) {
+  const remembered = memberships.getStore();
+  const key = `${user.id} ${projectId}`;
+  let lookup = remembered?.get(key);
+  if (!lookup) {
+    lookup = membershipRole(user.id, projectId);
+    remembered?.set(key, lookup);
+  }
+  const membership = await lookup;
+  if (role === "OWNER" && membership !== "OWNER") throw forbidden("Only the project's owner can do this.");
+  return membership;
+}
+
+const memberships = new AsyncLocalStorage<Map<string, Promise<ProjectRole>>>();
+
+/** Runs `fn` remembering the memberships it checks until it settles (one request's worth). */
+export function rememberingMemberships<T>(fn: () => Promise<T>): Promise<T> {
+  return memberships.run(new Map(), fn);
+}
+
+async function membershipRole(userId: string, projectId: string): Promise<ProjectRole> {
   const project = await db().project.findUnique({
     where: { id: projectId },
-    select: { id: true, members: { where: { userId: user.id }, select: { role: true } } },
+    select: { id: true, members: { where: { userId }, select: { role: true } } },
   });
   if (!project) throw notFound("No project with this id.");
   const membership = project.members[0];
   if (!membership) throw forbidden("You are not a member of this project.");
-  if (role === "OWNER" && membership.role !== "OWNER") throw forbidden("Only the project's owner can do this.");
   return membership.role;
 }

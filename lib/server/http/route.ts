@@ -1,6 +1,6 @@
 import { ZodError, type ZodType } from "zod";
 import { AppError, badRequest, forbidden, unauthenticated } from "../errors";
-import { requireProjectRole } from "../auth/project-access";
+import { rememberingMemberships, requireProjectRole } from "../auth/project-access";
 import { assertBodyType, readBodyText, type BodyType } from "./request-body";
 import { assertSameOrigin, SAFE_METHODS } from "./same-origin";
 import { askerFromRequest, bearerToken, type SessionUser } from "../auth/session";
@@ -46,7 +46,9 @@ export const WRAPPED = Symbol.for("cereal.route");
 export function route<P extends Params = Params>(access: "public", fn: (ctx: RouteContext<P>) => Promise<unknown>, options?: RouteOptions): Handler;
 export function route<P extends Params = Params>(access: Exclude<Access, "public">, fn: (ctx: AuthedContext<P>) => Promise<unknown>, options?: RouteOptions): Handler;
 export function route<P extends Params>(access: Access, fn: (ctx: AuthedContext<P>) => Promise<unknown>, options: RouteOptions = {}): Handler {
-  const handler = async (request: Request, context: NextContext) => {
+  // one request's membership checks (the route's and its service's) share one lookup
+  const handler = (request: Request, context: NextContext) => rememberingMemberships(() => handle(request, context));
+  const handle = async (request: Request, context: NextContext) => {
     try {
       // A bearer token authenticates alone, so it needs no CSRF defence (pages never send one).
       if (!SAFE_METHODS.has(request.method) && bearerToken(request) === null) assertSameOrigin(request);

@@ -2,6 +2,7 @@ import type { Job } from "@/lib/generated/prisma/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { JOB_HEARTBEAT_MS, JobPayloadError, parsePayload, type JobDefinition, type WorkerDeps } from "./definition";
 import { claimJob, completeJob, failJob, newWorkerId, releaseJobsOf, renewLease } from "./queue";
+import { db, notifyProjectChanged } from "../db";
 import { JOBS } from "./registry";
 import { logJob } from "../ops/job-log";
 import { startWorkerHeartbeat } from "../ops/worker-heartbeat";
@@ -28,6 +29,10 @@ export async function runOneJob(owner: string, options: Omit<WorkerOptions, "sig
   const job = await claimJob(owner, jobs);
   if (!job) return false;
   const definition = jobs.find((d) => d.kind === job.kind)!;
+  // a project's job changing status or progress changes its live snapshot (NOTIFY on PostgreSQL;
+  // best effort: the live feeds' slow poll catches what a lost notification missed)
+  const changed = () => (job.projectId ? notifyProjectChanged(db(), job.projectId).catch(() => undefined) : Promise.resolve());
+  await changed();
   const started = performance.now();
   const controller = new AbortController();
   let overran = false;
@@ -52,8 +57,9 @@ export async function runOneJob(owner: string, options: Omit<WorkerOptions, "sig
       deps: options.deps,
       signal: controller.signal,
       progress: (value) => {
-        const write = progressWrites.then(() => renewLease(job.id, owner, value)).then((ours) => {
+        const write = progressWrites.then(() => renewLease(job.id, owner, value)).then(async (ours) => {
           if (!ours) controller.abort();
+          else await changed();
           return ours;
         });
         progressWrites = write.catch(() => undefined);
@@ -68,6 +74,7 @@ export async function runOneJob(owner: string, options: Omit<WorkerOptions, "sig
     await progressWrites;
     await settleFailure(definition, job, owner, error, payload, started);
   } finally {
+    await changed();
     clearInterval(heartbeat);
     clearTimeout(watchdog);
     options.signal?.removeEventListener("abort", stop);

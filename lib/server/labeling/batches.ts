@@ -2,7 +2,7 @@ import { drawUniform, type Design } from "@/lib/cereal/method/designs";
 import { drawUniformPairs, pairKey } from "@/lib/cereal/pairwise/pair-designs";
 import { Random } from "@/lib/random/named-streams";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { lockProject, type Tx } from "../db";
+import { lockProject, notifyProjectChanged, type Tx } from "../db";
 
 /**
  * Stages (Batch rows) and their tasks. Stage 0 is the uniform seed stage; later stages are drawn
@@ -57,6 +57,7 @@ export async function createBatch(
       evidence: stage.evidence ?? Prisma.DbNull,
     },
   });
+  await notifyProjectChanged(tx, projectId); // the live snapshot's latest stage
   const last = await tx.task.aggregate({ where: { projectId }, _max: { drawOrder: true } });
   const first = (last._max.drawOrder ?? -1) + 1;
   const tasks = await tx.task.createManyAndReturn({

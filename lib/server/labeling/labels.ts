@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Label } from "@/lib/generated/prisma/client";
-import { db, lockProject, transaction, type Tx } from "../db";
+import { db, lockProject, notifyProjectChanged, transaction, type Tx } from "../db";
 import { badRequest, conflict, notFound } from "../errors";
 import { requireProjectRole } from "../auth/project-access";
 import { cancelQueuedRound, maybeEnqueueRound } from "../rounds/round-job";
@@ -64,7 +64,7 @@ export async function submitLabel(user: SessionUser, projectId: string, input: S
     const existing = await tx.label.findUnique({ where: { userId_idempotencyKey: { userId: user.id, idempotencyKey: input.idempotencyKey } } });
     if (existing) {
       if (!sameContent(existing, input)) throw conflict("This idempotency key was already used for a different label; send a new key for a new label.");
-      return { label: existing, duplicate: true };
+      return { label: existing, duplicate: true, budget: undefined };
     }
     const project = await tx.project.findUniqueOrThrow({ where: { id: projectId }, include: { _count: { select: { classes: true } } } });
     checkValue(project.mode, project._count.classes, input);
@@ -92,10 +92,11 @@ export async function submitLabel(user: SessionUser, projectId: string, input: S
     await tx.labelChange.create({ data: { labelId: label.id, userId: user.id, action: "create", newValue: labelValue(label) } });
     await tx.lease.delete({ where: { id: lease.id } });
     await settleTask(tx, task.id, project.overlap);
-    return { label, duplicate: false };
+    await notifyProjectChanged(tx, projectId);
+    return { label, duplicate: false, budget: project.budget };
   });
   if (!result.duplicate) await maybeEnqueueRound(projectId);
-  return { label: publicLabel(result.label), duplicate: result.duplicate, progress: await progress(projectId) };
+  return { label: publicLabel(result.label), duplicate: result.duplicate, progress: await progress(projectId, result.budget) };
 }
 
 /** A task is done once overlap answers are in (ARCHITECTURE.md: ties wait for the owner). */
@@ -133,6 +134,7 @@ export async function undoLastLabel(user: SessionUser, projectId: string, input:
       create: { taskId: last.taskId, userId: user.id, expiresAt },
       update: { expiresAt },
     });
+    await notifyProjectChanged(tx, projectId);
     return { label: last, duplicate: false };
   });
   if (!undone.duplicate) await cancelQueuedRound(projectId);
@@ -179,10 +181,10 @@ export function majority(labels: readonly Pick<Label, "kind" | "classIndex" | "a
   return sorted[0][0];
 }
 
-export async function progress(projectId: string) {
-  const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { budget: true } });
-  const labels = await countedLabels(db(), projectId);
-  return { labels, budget: project.budget };
+/** The project's counted labels and budget (`budget` when the caller has just read it). */
+export async function progress(projectId: string, budget?: number) {
+  budget ??= (await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { budget: true } })).budget;
+  return { labels: await countedLabels(db(), projectId), budget };
 }
 
 function publicLabel(label: Label) {

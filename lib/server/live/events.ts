@@ -8,14 +8,19 @@ import { roundProgress, type RoundProgress } from "../rounds/round-progress";
 import type { SessionUser } from "../auth/session";
 import { countedLabels } from "../labeling/tasks";
 import type { ProjectRole } from "@/lib/generated/prisma/enums";
-import { createProjectFeeds, memberRoles, type ProjectFeeds } from "./project-feed";
+import { createProjectFeeds, memberRoles, type FeedSources, type FeedTiming, type ProjectFeeds } from "./project-feed";
+import { listenForProjectChanges, type ProjectListener } from "./project-listener";
+import { serverConfig } from "../config";
+import { postgresTarget } from "../postgres-url";
 
 /**
  * What pages watch live: label counts, the stages, the round in progress and the latest
  * estimates. The server-sent events stream pushes this snapshot when it changes, so updates
- * cross from the worker process through the database without a message bus; one poller per
- * project and process feeds every open stream (project-feed.ts). Annotators get estimates only
- * where the owner allows it.
+ * cross from the worker process through the database without a message bus; one feed per
+ * project and process serves every open stream (project-feed.ts). On SQLite it polls every
+ * second; on PostgreSQL it reads the snapshot when a notification says the project changed
+ * (project-listener.ts), at most every 250 ms, and polls every 5 s only in case one was lost.
+ * Annotators get estimates only where the owner allows it.
  */
 export interface ProjectSnapshot {
   labels: number;
@@ -66,11 +71,28 @@ export async function snapshotAs(projectId: string, role: ProjectRole): Promise<
   };
 }
 
+/** The feeds' timing on SQLite: a poll every second. */
+export const POLLED_TIMING: FeedTiming = { pollMs: 1000, minGapMs: 0 };
+/** On PostgreSQL: a tick when notified, at most every 250 ms; the poll only catches a lost notification. */
+export const NOTIFIED_TIMING: FeedTiming = { pollMs: 5000, minGapMs: 250 };
+
+const snapshotSources: FeedSources = { snapshot: async (projectId, role) => JSON.stringify(await snapshotAs(projectId, role)), roles: memberRoles };
+
+/** Feeds woken by PostgreSQL's notifications through one listening connection (close the listener to end it). */
+export function notifiedProjectFeeds(postgresUrl: string, timing: FeedTiming = NOTIFIED_TIMING): { feeds: ProjectFeeds; listener: ProjectListener } {
+  const feeds = createProjectFeeds(snapshotSources, timing);
+  const listener = listenForProjectChanges({ pool: postgresTarget(postgresUrl).pool, changed: feeds.wake, connected: feeds.wakeAll });
+  return { feeds, listener };
+}
+
 const feedHolder = globalThis as unknown as { cerealProjectFeeds?: ProjectFeeds };
 
-/** The process's project feeds (on globalThis so Next's route bundles share one poller per project). */
+/** The process's project feeds (on globalThis so Next's route bundles share one feed per project and one listener). */
 export function projectFeeds(): ProjectFeeds {
-  feedHolder.cerealProjectFeeds ??= createProjectFeeds({ snapshot: async (projectId, role) => JSON.stringify(await snapshotAs(projectId, role)), roles: memberRoles });
+  if (!feedHolder.cerealProjectFeeds) {
+    const { postgresUrl } = serverConfig();
+    feedHolder.cerealProjectFeeds = postgresUrl ? notifiedProjectFeeds(postgresUrl).feeds : createProjectFeeds(snapshotSources, POLLED_TIMING);
+  }
   return feedHolder.cerealProjectFeeds;
 }
 

@@ -48,7 +48,7 @@ describe("project feeds", () => {
           return JSON.stringify(await snapshotAs(id, role));
         },
       },
-      20,
+      { pollMs: 20 },
     );
     const viewers = Array.from({ length: 20 }, (_, i) => [owner, ...annotators][i % 3]);
     const controllers = viewers.map(() => new AbortController());
@@ -85,5 +85,55 @@ describe("project feeds", () => {
     expect(snapshots).toBe(ticks.reduce((a, b) => a + b, 0));
     expect(Math.max(...ticks)).toBe(2);
     expect(ticks.length).toBeGreaterThan(3);
+  });
+
+  it("ticks when woken instead of at the next poll, coalesces wakes during a tick into one more tick, and keeps wakes minGapMs apart", async () => {
+    const starts: number[] = [];
+    let gate: Promise<void> = Promise.resolve();
+    let open = () => {};
+    const feeds = createProjectFeeds(
+      {
+        roles: async (_id, userIds) => {
+          starts.push(Date.now());
+          return new Map(userIds.map((u) => [u, "ANNOTATOR" as const]));
+        },
+        snapshot: async (id) => {
+          await gate;
+          return JSON.stringify({ id, tick: starts.length });
+        },
+      },
+      { pollMs: 60_000, minGapMs: 40 }, // no poll can fire during this test: every tick after the first is a wake's
+    );
+    const got: string[] = [];
+    const stopA = feeds.watch("a", "u1", (e) => got.push("snapshot" in e ? e.snapshot : e.error));
+    await until("the first tick", () => got.length === 1);
+    feeds.wake("nobody-watches-this"); // no-op
+    expect(feeds.polled()).toEqual(["a"]);
+
+    feeds.wake("a");
+    await until("the woken tick", () => got.length === 2);
+
+    // 20 changes while a tick runs: one more tick after it, not 20
+    gate = new Promise<void>((resolve) => (open = resolve));
+    feeds.wake("a");
+    await until("the third tick to start", () => starts.length === 3);
+    for (let i = 0; i < 20; i++) feeds.wake("a");
+    open();
+    await until("the tick after the burst", () => got.length === 4);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(starts).toHaveLength(4);
+    expect(got).toHaveLength(4);
+    // woken ticks start minGapMs apart at least (2 ms for timer rounding)
+    for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(38);
+
+    // wakeAll reaches every watched project
+    const gotB: string[] = [];
+    const stopB = feeds.watch("b", "u2", (e) => gotB.push("snapshot" in e ? e.snapshot : e.error));
+    await until("b's first tick", () => gotB.length === 1);
+    feeds.wakeAll();
+    await until("both woken", () => got.length === 5 && gotB.length === 2);
+    stopA();
+    stopB();
+    expect(feeds.polled()).toEqual([]);
   });
 });

@@ -7,6 +7,9 @@ import { db } from "../db";
  * project gets an error and is dropped, as a stream polling on its own would), then computes the
  * snapshot once per role among them (owners may see what annotators may not) and hands every
  * watcher the text of its variant. The poller stops when the last watcher of the project leaves.
+ * Ticks come every `pollMs`, and sooner when `wake` says the project changed (PostgreSQL's
+ * notifications, project-listener.ts): a wake during a tick gives one more tick after it, and
+ * ticks start at least `minGapMs` apart, however many changes come in.
  */
 export type FeedEvent = { readonly snapshot: string } | { readonly error: string };
 
@@ -17,9 +20,20 @@ export interface FeedSources {
   readonly roles: (projectId: string, userIds: readonly string[]) => Promise<Map<string, ProjectRole>>;
 }
 
+export interface FeedTiming {
+  /** the poll: the longest wait between two ticks */
+  readonly pollMs: number;
+  /** the shortest wait between the starts of two ticks that wakes asked for */
+  readonly minGapMs: number;
+}
+
 export interface ProjectFeeds {
   /** starts delivering events to `deliver` after the next tick; call the returned function to stop */
   watch(projectId: string, userId: string, deliver: (event: FeedEvent) => void): () => void;
+  /** what the project's snapshot shows changed: a tick soon, not at the next poll (no-op when nobody watches it) */
+  wake(projectId: string): void;
+  /** wakes every watched project (after notifications may have been lost) */
+  wakeAll(): void;
   /** projects with a running poller (what the tests and metrics look at) */
   polled(): string[];
 }
@@ -29,12 +43,40 @@ interface Watcher {
   readonly deliver: (event: FeedEvent) => void;
 }
 
-export function createProjectFeeds(sources: FeedSources, pollMs = 1000): ProjectFeeds {
-  const feeds = new Map<string, { watchers: Set<Watcher>; timer: ReturnType<typeof setTimeout> | undefined }>();
+interface Feed {
+  readonly watchers: Set<Watcher>;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** when the timer fires */
+  dueAt: number;
+  ticking: boolean;
+  /** woken while ticking: tick again once this tick is done */
+  woken: boolean;
+  lastTickAt: number;
+}
 
-  const tick = async (projectId: string) => {
-    const feed = feeds.get(projectId);
-    if (!feed) return;
+export function createProjectFeeds(sources: FeedSources, timing: Partial<FeedTiming> = {}): ProjectFeeds {
+  const { pollMs = 1000, minGapMs = 0 } = timing;
+  const feeds = new Map<string, Feed>();
+
+  /** the next tick at `dueAt`, unless one is due sooner */
+  const tickAt = (projectId: string, feed: Feed, dueAt: number) => {
+    if (feed.timer !== undefined && feed.dueAt <= dueAt) return;
+    clearTimeout(feed.timer);
+    feed.dueAt = dueAt;
+    feed.timer = setTimeout(() => {
+      feed.timer = undefined;
+      void tick(projectId, feed);
+    }, Math.max(0, dueAt - Date.now()));
+  };
+
+  const tick = async (projectId: string, feed: Feed) => {
+    if (feeds.get(projectId) !== feed) return;
+    if (feed.ticking) {
+      feed.woken = true;
+      return;
+    }
+    feed.ticking = true;
+    feed.lastTickAt = Date.now();
     try {
       const watchers = [...feed.watchers];
       const roles = await sources.roles(projectId, [...new Set(watchers.map((w) => w.userId))]);
@@ -50,17 +92,28 @@ export function createProjectFeeds(sources: FeedSources, pollMs = 1000): Project
     } catch (error) {
       for (const watcher of feed.watchers) watcher.deliver({ error: (error as Error).message });
     }
-    if (feeds.get(projectId) === feed && feed.watchers.size > 0) feed.timer = setTimeout(() => void tick(projectId), pollMs);
+    feed.ticking = false;
+    if (feeds.get(projectId) !== feed || feed.watchers.size === 0) return;
+    const woken = feed.woken;
+    feed.woken = false;
+    tickAt(projectId, feed, woken ? feed.lastTickAt + minGapMs : Date.now() + pollMs);
+  };
+
+  const wake = (projectId: string) => {
+    const feed = feeds.get(projectId);
+    if (!feed) return;
+    if (feed.ticking) feed.woken = true;
+    else tickAt(projectId, feed, feed.lastTickAt + minGapMs);
   };
 
   return {
     watch(projectId, userId, deliver) {
       let feed = feeds.get(projectId);
       const fresh = !feed;
-      if (!feed) feeds.set(projectId, (feed = { watchers: new Set(), timer: undefined }));
+      if (!feed) feeds.set(projectId, (feed = { watchers: new Set(), timer: undefined, dueAt: 0, ticking: false, woken: false, lastTickAt: 0 }));
       const watcher: Watcher = { userId, deliver };
       feed.watchers.add(watcher);
-      if (fresh) void tick(projectId);
+      if (fresh) void tick(projectId, feed);
       const own = feed;
       return () => {
         own.watchers.delete(watcher);
@@ -70,6 +123,8 @@ export function createProjectFeeds(sources: FeedSources, pollMs = 1000): Project
         }
       };
     },
+    wake,
+    wakeAll: () => [...feeds.keys()].forEach(wake),
     polled: () => [...feeds.keys()],
   };
 }

@@ -8,7 +8,7 @@ import { db } from "../db";
 import { digitsProject, labelAll } from "../labeling/labeling-test-fixture";
 import { projectSnapshot } from "../live/events";
 import { roundJob } from "../rounds/round-job";
-import { DEFAULT_BACKOFF, describeExit, nextDelay, superviseWorker } from "./worker-supervisor";
+import { DEFAULT_BACKOFF, describeExit, nextDelay, superviseWorker, workerNice } from "./worker-supervisor";
 
 const until = async (what: string, check: () => Promise<boolean> | boolean, tries = 1200) => {
   for (let i = 0; i < tries; i++) {
@@ -36,6 +36,30 @@ describe("worker supervisor", () => {
     expect(nextDelay(30_000, DEFAULT_BACKOFF.healthyMs)).toBe(500);
     expect(describeExit(null, "SIGKILL")).toBe("signal SIGKILL");
     expect(describeExit(3, null)).toBe("exit code 3");
+  });
+
+  it("runs the worker nicer than the web process by CEREAL_WORKER_NICE (10 by default), every thread of it", async () => {
+    expect(workerNice({})).toBe(10);
+    expect(workerNice({ CEREAL_WORKER_NICE: "0" })).toBe(0);
+    expect(workerNice({ CEREAL_WORKER_NICE: " 5 " })).toBe(5);
+    for (const bad of ["-1", "20", "2.5", "low"]) expect(() => workerNice({ CEREAL_WORKER_NICE: bad })).toThrow(/CEREAL_WORKER_NICE/);
+
+    const lines: string[] = [];
+    const supervisor = superviseWorker({ command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], stdio: "ignore", nice: 3, say: (line) => lines.push(line) });
+    try {
+      const pid = supervisor.child()!.pid!;
+      const expected = Math.min(19, os.getPriority() + 3);
+      expect(os.getPriority(pid)).toBe(expected);
+      if (process.platform === "linux") {
+        // the threads Node starts after the spawn (V8's, libuv's) inherit it: field 19 of each thread's stat
+        await until("the worker's threads to start", () => fs.readdirSync(`/proc/${pid}/task`).length > 1);
+        const nices = fs.readdirSync(`/proc/${pid}/task`).map((tid) => Number(fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[16]));
+        expect(new Set(nices)).toEqual(new Set([expected]));
+      }
+      expect(lines).toEqual([]);
+    } finally {
+      await supervisor.stop(1_000);
+    }
   });
 
   it("restarts a SIGKILLed worker, hands its round to the new worker before the lease would run out, and the app answers throughout", async () => {

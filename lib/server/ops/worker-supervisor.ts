@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
+import os from "node:os";
 import { db } from "../db";
 import { newWorkerId } from "../jobs/queue";
 import { releaseDeadWorker } from "../jobs/worker-loop";
@@ -21,6 +22,8 @@ export interface SupervisorOptions {
   /** a plain line for the console (`[start] ...`) */
   readonly say?: (line: string) => void;
   readonly backoff?: Partial<Backoff>;
+  /** how much nicer than this process the worker runs (default `workerNice()`), so that requests preempt training */
+  readonly nice?: number;
 }
 
 export interface Backoff {
@@ -44,6 +47,21 @@ export interface WorkerSupervisor {
   stop(forceMs?: number): Promise<void>;
 }
 
+/**
+ * How much nicer (lower CPU priority) than the web process the worker runs: CEREAL_WORKER_NICE,
+ * a whole number from 0 to 19, 10 by default. The web process and the worker share the machine's
+ * cores; a niced worker leaves them to the requests when both want them, so an annotator's answer
+ * does not wait behind a training step, and rounds still get every cycle the requests leave idle.
+ * 0 runs the worker at the web process's priority.
+ */
+export function workerNice(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const raw = env.CEREAL_WORKER_NICE?.trim();
+  if (!raw) return 10;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 19) throw new Error(`CEREAL_WORKER_NICE must be a whole number from 0 to 19 (got ${raw}).`);
+  return value;
+}
+
 /** The wait before the next restart: doubling while workers die young, back to the start after a healthy run. */
 export function nextDelay(previousMs: number | null, ranMs: number, backoff: Backoff = DEFAULT_BACKOFF): number {
   if (previousMs === null || ranMs >= backoff.healthyMs) return backoff.initialMs;
@@ -58,6 +76,7 @@ export function describeExit(code: number | null, signal: NodeJS.Signals | null)
 export function superviseWorker(options: SupervisorOptions): WorkerSupervisor {
   const backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
   const say = options.say ?? (() => {});
+  const nice = options.nice ?? workerNice(options.env ?? process.env);
   let child: ChildProcess | null = null;
   let workerId: string | null = null;
   let delay: number | null = null;
@@ -71,6 +90,14 @@ export function superviseWorker(options: SupervisorOptions): WorkerSupervisor {
     const proc = spawn(options.command, [...options.args], { env: { ...(options.env ?? process.env), CEREAL_WORKER_ID: id }, stdio: options.stdio ?? "inherit" });
     child = proc;
     workerId = id;
+    // at once, before the new process starts its threads: on Linux they inherit the main thread's nice value
+    if (proc.pid !== undefined && nice > 0) {
+      try {
+        os.setPriority(proc.pid, Math.min(19, os.getPriority() + nice));
+      } catch (error) {
+        say(`could not lower the worker's priority (${(error as Error).message}); it runs at the web process's`);
+      }
+    }
     let ended = false;
     const died = (code: number | null, signal: NodeJS.Signals | null, error?: Error) => {
       if (ended) return;

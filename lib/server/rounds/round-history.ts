@@ -1,4 +1,4 @@
-import { db } from "../db";
+import { db, notifyProjectChanged } from "../db";
 import { conflict, notFound } from "../errors";
 import { cancelJob, jobPayload, retryJob } from "../jobs/queue";
 import { requireProjectRole } from "../auth/project-access";
@@ -65,6 +65,7 @@ export async function retryRound(user: SessionUser, projectId: string, index: nu
   if (job.status !== "failed" && job.status !== "cancelled") throw conflict(`Round ${index} is ${job.status}; only a failed or cancelled round can be retried.`);
   await db().round.updateMany({ where: { projectId, index, status: { in: ["failed", "cancelled"] } }, data: { status: "queued", error: null } });
   await retryJob(job.id);
+  await notifyProjectChanged(db(), projectId);
   return { index, status: "queued" };
 }
 
@@ -75,5 +76,6 @@ export async function cancelRound(user: SessionUser, projectId: string, index: n
   if (job.status !== "queued" && job.status !== "running") throw conflict(`Round ${index} is ${job.status}; only a queued or running round can be cancelled.`);
   await cancelJob(job.id);
   await db().round.updateMany({ where: { projectId, index, status: { not: "done" } }, data: { status: "cancelled", error: "Cancelled by the owner." } });
+  await notifyProjectChanged(db(), projectId);
   return { index, status: "cancelled" };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { db } from "../db";
+import { db, notifyProjectChanged } from "../db";
 import { defineJob } from "../jobs/definition";
 import { enqueueUniqueJob } from "../jobs/queue";
 import { roundOutcome, runRound } from "./round-steps";
@@ -75,12 +75,15 @@ export async function maybeEnqueueRound(projectId: string): Promise<boolean> {
   const round = await nextRoundIndex(projectId);
   if (!(await roundDue(projectId, round))) return false;
   // A round the owner cancelled keeps its job (status cancelled) until the owner retries it.
-  return (await enqueueUniqueJob(roundJob, { projectId, round })) !== null;
+  const queued = (await enqueueUniqueJob(roundJob, { projectId, round })) !== null;
+  if (queued) await notifyProjectChanged(db(), projectId);
+  return queued;
 }
 
 /** An undo took back a label a queued round was due on: that round (not yet started) is withdrawn; it is queued again when due. */
 export async function cancelQueuedRound(projectId: string) {
   const round = await nextRoundIndex(projectId);
   if (await roundDue(projectId, round)) return;
-  await db().job.deleteMany({ where: { dedupeKey: roundJobKey(projectId, round), status: "queued" } });
+  const withdrawn = await db().job.deleteMany({ where: { dedupeKey: roundJobKey(projectId, round), status: "queued" } });
+  if (withdrawn.count) await notifyProjectChanged(db(), projectId);
 }
