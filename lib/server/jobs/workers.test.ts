@@ -29,9 +29,9 @@ const holdFile = path.join(dir, "hold");
 const children: ChildProcess[] = [];
 
 /** A worker process of these lanes; `leaseMs` short lets a dead one's job be taken over in seconds (the default is a minute). */
-function startWorker(id: string, lane: "rounds" | "heavy" | "all", leaseMs = 60_000) {
+function startWorker(id: string, lane: "rounds" | "heavy" | "all", leaseMs = 60_000, graceMs = 1_000) {
   const child = spawn(process.execPath, ["--import", "tsx", path.join("lib", "server", "ops", "test-worker.ts"), "--lane", lane], {
-    env: { ...process.env, CEREAL_WORKER_ID: id, CEREAL_TEST_HOLD_FILE: holdFile, CEREAL_JOB_LEASE_MS: String(leaseMs), CEREAL_WORKER_GRACE_MS: "1000" },
+    env: { ...process.env, CEREAL_WORKER_ID: id, CEREAL_TEST_HOLD_FILE: holdFile, CEREAL_JOB_LEASE_MS: String(leaseMs), CEREAL_WORKER_GRACE_MS: String(graceMs) },
     stdio: "ignore",
   });
   children.push(child);
@@ -119,5 +119,18 @@ describe("several worker processes", () => {
     expect(await db().round.findFirstOrThrow({ where: { projectId, index: 0 } })).toMatchObject({ status: "done" });
     // the simulation is still running (held in its first surrogate) on the other worker
     expect(await db().job.findUniqueOrThrow({ where: { id: simulation.id } })).toMatchObject({ status: "running", leaseOwner: "heavy" });
+  }, 240_000);
+
+  it("drains on SIGTERM: a round that ends within the grace period is finished", async () => {
+    const finishing = await digitsProject();
+    fs.writeFileSync(holdFile, "finisher");
+    const finisher = startWorker("finisher", "rounds", 60_000, 120_000);
+    await labelAll(finishing.annotators[0], finishing.projectId, finishing.truth, 20);
+    await until("the finisher to run round 0", async () => (await runningRound(finishing.projectId, "finisher")) !== null);
+    finisher.kill("SIGTERM");
+    fs.writeFileSync(holdFile, "nobody"); // the round goes on, within the grace period
+    await exited(finisher);
+    expect(finisher.exitCode).toBe(0);
+    expect(await db().job.findFirstOrThrow({ where: { projectId: finishing.projectId, kind: roundJob.kind } })).toMatchObject({ status: "done", attempts: 1 });
   }, 240_000);
 });
