@@ -19,6 +19,8 @@ else migrateDatabase(path.join(dataDir, "cereal.db"));
 
 afterAll(async () => {
   const { db } = await import("./lib/server/db");
+  const { stopPgBoss } = await import("./lib/server/jobs/pg-boss");
+  await stopPgBoss();
   await db().$disconnect();
   if (postgresUrl) await dropTestSchema(postgresUrl);
   fs.rmSync(dataDir, { recursive: true, force: true });

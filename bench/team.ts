@@ -282,7 +282,7 @@ async function killWorkerDuringARound(): Promise<Kill | null> {
   while (Date.now() < deadline && !(job = await db().job.findFirst({ where: { projectId, kind: "round", status: "running" } }))) await sleep(200);
   if (!job) return { note: "no round ran after --kill-at; nothing killed" };
   const children = spawnSync("ps", ["-o", "pid=,args=", "--ppid", String(server.pid)], { encoding: "utf8" }).stdout.trim().split("\n");
-  const worker = children.find((line) => line.includes("bin/worker.ts"));
+  const worker = children.find((line) => line.includes("bin/worker.ts") && line.includes("--lane rounds"));
   if (!worker) return { note: "no worker process found under the instance" };
   const pid = Number(worker.trim().split(/\s+/)[0]);
   const killedAt = Date.now();

@@ -1,17 +1,19 @@
 /**
  * `npm run test:e2e`: the Playwright specs against a production build, served on a free port
  * with a fresh data folder (database, secret) that is removed afterwards.
- * `--postgresql` (npm run test:e2e:pg) serves the app on a fresh PostgreSQL schema instead and
- * runs the *.postgresql.spec.ts specs, which the SQLite run leaves out; it fails when PostgreSQL
- * does not answer, or with `--if-reachable` (npm test) says so and skips.
+ * `--postgresql` (npm run test:e2e:pg) runs the team deployment instead: the Procfile's processes
+ * (release, one web process, one worker per lane) on a fresh PostgreSQL schema, and the
+ * *.postgresql.spec.ts specs, which the SQLite run leaves out; it fails when PostgreSQL does not
+ * answer, or with `--if-reachable` (npm test) says so and skips.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createTestSchema, dropTestSchema, postgresReachable, TEST_POSTGRES_URL } from "../lib/server/test-postgresql.ts";
 import { buildIsStale, NEXT_BIN } from "./build-state.ts";
 import { freePort } from "./free-port.ts";
+import { readProcfile, startProcess, stopProcess } from "./procfile.ts";
 
 const postgres = process.argv.includes("--postgresql");
 // CI (.ci/run) sets CEREAL_REQUIRE_POSTGRESQL=1: there an unreachable server fails npm test too
@@ -44,13 +46,18 @@ const port = await freePort();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-e2e-"));
 const databaseUrl = postgres ? await createTestSchema() : null;
 const baseUrl = `http://localhost:${port}`;
-const server = spawn(process.execPath, ["--import", "tsx", "bin/start.ts"], {
-  env: { ...process.env, PORT: String(port), CEREAL_DATA_DIR: dataDir, NEXTAUTH_URL: baseUrl, NEXTAUTH_SECRET: "", ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
-  stdio: ["ignore", "pipe", "pipe"],
-});
+const env = { ...process.env, PORT: String(port), CEREAL_DATA_DIR: dataDir, NEXTAUTH_URL: baseUrl, NEXTAUTH_SECRET: "", ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
 let serverLog = "";
-server.stdout!.on("data", (d) => (serverLog += d));
-server.stderr!.on("data", (d) => (serverLog += d));
+const say = (line: string) => (serverLog += `${line}\n`);
+// SQLite: npm start (web and its supervised workers in one tree); PostgreSQL: the Procfile's processes
+const processes = postgres ? readProcfile() : [{ name: "start", command: `"${process.execPath}" --import tsx bin/start.ts` }];
+for (const entry of processes.filter((p) => p.name === "release")) {
+  const release = spawnSync("/bin/sh", ["-c", entry.command], { env, encoding: "utf8" });
+  say(`release| ${release.stdout}${release.stderr}`);
+  if (release.status !== 0) throw new Error(`the Procfile's release failed:\n${serverLog}`);
+}
+const children = processes.filter((p) => p.name !== "release").map((entry) => startProcess(entry, env, say));
+const server = children[0];
 
 async function waitForServer(deadline: number) {
   while (Date.now() < deadline) {
@@ -74,8 +81,7 @@ try {
 } catch (error) {
   console.error(String(error));
 } finally {
-  server.kill("SIGTERM");
-  await new Promise((r) => (server.exitCode !== null ? r(null) : server.once("exit", r)));
+  await Promise.all(children.map((child) => stopProcess(child)));
   fs.rmSync(dataDir, { recursive: true, force: true });
   if (databaseUrl) await dropTestSchema(databaseUrl);
 }

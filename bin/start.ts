@@ -1,9 +1,10 @@
 /**
- * `npm start`: build if needed, migrate, seed on first start, then serve the app and run the
- * worker process under a supervisor: a worker that dies is logged (exit code or signal), its
+ * `npm start`: build if needed, migrate, seed on first start, then serve the app and run one
+ * worker process per lane (rounds, heavy) under a supervisor each: a worker that dies is logged (exit code or signal), its
  * running jobs go back to the queue at once, and it is restarted with backoff while the app keeps
- * serving (lib/server/ops/worker-supervisor.ts). Ctrl-C or SIGTERM stops both. `npm run dev`
- * does the same with `next dev`.
+ * serving (lib/server/ops/worker-supervisor.ts). Ctrl-C or SIGTERM stops them all. `npm run dev`
+ * does the same with `next dev`. `--web-only` (the Procfile's web process) starts no worker: the
+ * workers run as processes of their own, on this machine or others (README "Team deployment").
  * The app is served by Next's request handler inside this process, behind a plain HTTP server
  * that sets X-Forwarded-For from the socket (lib/server/http/app-server.ts): the sign-in throttle
  * must see the real address, which `next start` lets a client choose.
@@ -19,10 +20,13 @@ import { seedIfEmpty } from "../lib/server/projects/seed.ts";
 import { authSecret } from "../lib/server/auth/session.ts";
 import { upgradeConfiguredOrExit } from "../lib/server/ops/upgrade.ts";
 import { superviseWorker } from "../lib/server/ops/worker-supervisor.ts";
+import { LANES, WORKER_GRACE_MS } from "../lib/server/jobs/definition.ts";
 import { buildIsStale, NEXT_BIN } from "./build-state.ts";
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
 const dev = process.argv.includes("--dev");
+// the Procfile's web process: its workers run as processes of their own (npm run worker -- --lane ...)
+const webOnly = process.argv.includes("--web-only");
 if (dev) process.env.CEREAL_LOG_FORMAT ??= "pretty";
 const root = process.cwd();
 const config = serverConfig();
@@ -56,11 +60,14 @@ await app.prepare();
 const trusted = trustedProxies();
 const server = createAppServer(handle, trusted);
 await new Promise<void>((resolve, reject) => server.once("error", reject).listen(config.port, resolve));
-const worker = superviseWorker({
-  command: process.execPath,
-  args: ["--import", "tsx", path.join(root, "bin", "worker.ts")],
-  say: (line) => console.log(`[start] ${line}`),
-});
+// one worker per lane (TF.js's engine is global to a process): a simulation never holds up a round
+const workers = (webOnly ? [] : LANES).map((lane) =>
+  superviseWorker({
+    command: process.execPath,
+    args: ["--import", "tsx", path.join(root, "bin", "worker.ts"), "--lane", lane],
+    say: (line) => console.log(`[start] ${lane} ${line}`),
+  }),
+);
 console.log(`[start] data folder ${config.dataDir}; serving http://localhost:${config.port}${trusted.size ? `; trusted proxies ${[...trusted].join(", ")}` : ""}`);
 
 let stopping = false;
@@ -69,6 +76,7 @@ function stop() {
   stopping = true;
   server.close();
   server.closeAllConnections();
-  Promise.all([worker.stop(), app.close()]).then(() => process.exit(0));
+  // each worker drains: its running job may finish within the grace period, else it is handed back
+  Promise.all([...workers.map((worker) => worker.stop(WORKER_GRACE_MS + 5_000)), app.close()]).then(() => process.exit(0));
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, stop);

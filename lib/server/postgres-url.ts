@@ -21,3 +21,9 @@ export function postgresTarget(url: string): PostgresTarget {
   parsed.searchParams.delete("schema");
   return { pool: { connectionString: parsed.toString(), options: `-c search_path=${schema}` }, schema };
 }
+
+/** pg-boss's tables (jobs/pg-boss.ts) live beside ours: schema `pgboss`, or `<schema>_pgboss` for a DATABASE_URL with ?schema= (each test file its own). */
+export function pgBossSchema(url: string): string {
+  const { schema } = postgresTarget(url);
+  return schema === "public" ? "pgboss" : `${schema}_pgboss`;
+}

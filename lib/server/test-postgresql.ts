@@ -3,7 +3,7 @@ import pg from "pg";
 import path from "node:path";
 import { migrateDatabase } from "./migrate";
 import { migratePostgresql } from "./migrate-postgresql";
-import { postgresTarget } from "./postgres-url";
+import { pgBossSchema, postgresTarget } from "./postgres-url";
 
 /**
  * Test support for the PostgreSQL run of the suite (npm run test:pg): each test file gets a fresh
@@ -33,6 +33,7 @@ export async function dropTestSchema(databaseUrl: string): Promise<void> {
   await client.connect();
   try {
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.query(`DROP SCHEMA IF EXISTS "${pgBossSchema(databaseUrl)}" CASCADE`);
   } finally {
     await client.end();
   }

@@ -12,9 +12,19 @@ import type { Job, Prisma } from "@/lib/generated/prisma/client";
 /** Rounds are what annotators wait for; heavy jobs (simulations, label-free, clustering) must not hold them up. */
 export type Lane = "rounds" | "heavy";
 
-/** A claimed job's lease: the worker renews it every JOB_HEARTBEAT_MS; one not renewed for JOB_LEASE_MS is claimed again (its worker died). */
-export const JOB_LEASE_MS = 60_000;
+/**
+ * A claimed job's lease: the worker renews it every JOB_HEARTBEAT_MS; one not renewed for
+ * JOB_LEASE_MS (a minute; CEREAL_JOB_LEASE_MS, e.g. for tests of a worker's death) is claimed
+ * again (its worker died).
+ */
+export const JOB_LEASE_MS = Number(process.env.CEREAL_JOB_LEASE_MS) || 60_000;
 export const JOB_HEARTBEAT_MS = JOB_LEASE_MS / 3;
+
+/** A worker told to stop (SIGTERM) lets its running job finish this long (CEREAL_WORKER_GRACE_MS, default 20 s), then hands it back. */
+export const WORKER_GRACE_MS = Number(process.env.CEREAL_WORKER_GRACE_MS) || 20_000;
+
+/** The lanes a worker process can run (`npm run worker -- --lane rounds|heavy|all`). */
+export const LANES: readonly Lane[] = ["rounds", "heavy"];
 
 /** What the worker process hands every handler: the surrogates it trains (TF.js in the app, fakes in tests). */
 export interface WorkerDeps {

@@ -117,6 +117,30 @@ describe("the worker loop's stop signal", () => {
   });
 });
 
+describe("a worker told to stop (SIGTERM)", () => {
+  it("hands back a job still running after the grace period: queued again at once, the attempt not counted", async () => {
+    const worker = new AbortController();
+    const slow = testJob("slow", ({ signal }) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("stopped")))));
+    const job = await enqueueJob(slow, { x: 1 });
+    const running = runOneJob("draining-worker", { deps: noSurrogate, jobs: [slow], signal: worker.signal, graceMs: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    worker.abort();
+    expect(await running).toBe(true);
+    expect(await db().job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: "queued", attempts: 0, releases: 0, leaseOwner: null, leaseUntil: null, error: null });
+  });
+
+  it("lets a job that ends within the grace period finish", async () => {
+    const worker = new AbortController();
+    const quick = testJob("quick-enough", () => new Promise((resolve) => setTimeout(() => resolve({}), 300)));
+    const job = await enqueueJob(quick, { x: 1 });
+    const running = runOneJob("draining-worker", { deps: noSurrogate, jobs: [quick], signal: worker.signal, graceMs: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    worker.abort();
+    expect(await running).toBe(true);
+    expect(await db().job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: "done", attempts: 1 });
+  });
+});
+
 describe("jobs of a worker known to be dead", () => {
   it("go back to the queue at once, the attempt not counted, and only that worker's", async () => {
     const released = testJob("released", idle);

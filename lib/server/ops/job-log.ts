@@ -2,7 +2,7 @@ import type { Job } from "@/lib/generated/prisma/client";
 import { logger } from "./logger";
 
 /** One JSON line per finished job attempt: kind, project, round, attempt, seconds, outcome. */
-export type JobOutcome = "done" | "failed" | "retrying";
+export type JobOutcome = "done" | "failed" | "retrying" | "handed back";
 
 export function logJob(job: Job, payload: unknown, outcome: JobOutcome, startedMs: number, error?: string) {
   // rounds carry their index in the payload; other kinds have none

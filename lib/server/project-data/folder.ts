@@ -1,5 +1,6 @@
 import { createReadStream } from "node:fs";
-import { copyFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { copyFile, mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { projectDir, projectFile, type ProjectFolder } from "./paths";
 
@@ -8,12 +9,34 @@ import { projectDir, projectFile, type ProjectFolder } from "./paths";
  * file), read as JSON or streamed, and the folder removed with its project.
  */
 
-/** Written under a temporary name and renamed into place; the file's folder is created when missing. */
-export async function writeProjectFile(project: ProjectFolder, relative: string, data: Uint8Array | string) {
-  const full = projectFile(project, relative);
+/**
+ * Writes a file atomically: under a temporary name of its own in the same folder (this process,
+ * a random part: two workers writing the same round file, a round taken over from a worker that
+ * was only slow, never write into one temporary file), flushed, then renamed into place, so a
+ * reader, or a round resumed on another worker, sees the old file or the new one, never half of
+ * one. The folder is created when missing.
+ */
+export async function writeFileAtomically(full: string, data: Uint8Array | string) {
   await mkdir(path.dirname(full), { recursive: true });
-  await writeFile(`${full}.tmp`, data);
-  await rename(`${full}.tmp`, full);
+  const temporary = `${full}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    const file = await open(temporary, "w");
+    try {
+      await file.writeFile(data);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temporary, full);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** A project file (round results, rankings, evidence, job results), written atomically. */
+export async function writeProjectFile(project: ProjectFolder, relative: string, data: Uint8Array | string) {
+  await writeFileAtomically(projectFile(project, relative), data);
 }
 
 export async function readProjectJson<T>(project: ProjectFolder, relative: string): Promise<T> {
