@@ -50,7 +50,8 @@ class UsageError extends Error {}
 const USAGE = `usage:
   cereal simulate --bundle DIR --clustering NAME[,NAME...] --acquisition ${ACQUISITIONS.join("|")}
                   [--fixmatch] [--pseudo | --estimator ${Object.keys(ESTIMATORS).join("|")}] [--seed S] [--seed-size 50]
-                  [--batch 50] [--budget 1000] [--steps 512] [--threshold 0.95] [--surrogate mlp|fake]
+                  [--batch 50] [--budget 1000] [--steps 512] [--warm-steps S (rounds after the first train on from the previous weights)]
+                  [--threshold 0.95] [--surrogate mlp|fake]
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
                   [--compare all|NAME,NAME] [--calibrate] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
@@ -133,6 +134,7 @@ const SIMULATE_OPTIONS = {
   batch: { type: "string" },
   budget: { type: "string" },
   steps: { type: "string" },
+  "warm-steps": { type: "string" },
   threshold: { type: "string" },
   surrogate: { type: "string" },
   design: { type: "string" },
@@ -205,6 +207,7 @@ async function runSimulate(argv: string[]): Promise<void> {
     batch: int(values.batch, "batch", 50),
     budget: int(values.budget, "budget", 1000),
     steps: values.steps === undefined ? undefined : int(values.steps, "steps", 512),
+    warmSteps: values["warm-steps"] === undefined ? undefined : int(values["warm-steps"], "warm-steps", 256),
     threshold: values.threshold === undefined ? undefined : num(values.threshold, "threshold", 0.95),
     design: values.design === undefined ? undefined : oneOf<Design>(values.design, "design", ["uniform", "top-score", "proportional"], "uniform"),
     scoreMode: oneOf<ScoreMode>(values["score-mode"], "score-mode", ["mean", "per-clustering"], "mean"),
