@@ -71,7 +71,7 @@ const read = (bundle: string, seed: number, arm: string): Result | null => {
 const meanOf = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const standardError = (xs: readonly number[]) => Math.sqrt(xs.reduce((a, b) => a + (b - meanOf(xs)) ** 2, 0) / (xs.length - 1) / xs.length);
 /** mean fit seconds of the rounds after the first (round 0 is cold in every arm) */
-const laterFitSeconds = (r: Result) => meanOf(r.rounds.slice(1).map((x) => x.trainSeconds ?? 0));
+const laterFitSeconds = (r: Result) => meanOf(r.rounds.slice(1).flatMap((x) => (x.trainSeconds === null ? [] : [x.trainSeconds])));
 
 console.log(`budget ${values.budget}, batch ${values.batch}, ${values.clustering}; AEC x in thousands of labels; diff = warm - cold, paired by seed`);
 console.log(`| bundle | warm steps | seeds | ${METRICS.map((m) => `AEC ${m} cold | diff ${m} ± SE | warm worse`).join(" | ")} | fit s after round 0, cold -> warm | within 2 SE |`);
@@ -94,7 +94,9 @@ for (const bundle of bundles)
       const cold = meanOf(pairs.map(([c]) => c.summary.aecPer1000Labels[m]));
       return `${cold.toFixed(4)} | ${d >= 0 ? "+" : ""}${d.toFixed(4)} ± ${se.toFixed(4)} | ${diffs.filter((x) => x > 0).length}/${diffs.length}`;
     });
-    const fit = `${meanOf(pairs.map(([c]) => laterFitSeconds(c))).toFixed(1)} -> ${meanOf(pairs.map(([, w]) => laterFitSeconds(w))).toFixed(1)}`;
+    // runs made with --no-timings (NaN here) are left out of the fit seconds
+    const seconds = (rs: Result[]) => meanOf(rs.map(laterFitSeconds).filter((x) => Number.isFinite(x))).toFixed(1);
+    const fit = `${seconds(pairs.map(([c]) => c))} -> ${seconds(pairs.map(([, w]) => w))}`;
     console.log(`| ${path.basename(bundle)} | ${s} | ${pairs.length} | ${cells.join(" | ")} | ${fit} | ${holds ? "yes" : "no"} |`);
   }
 console.log("within 2 SE: for every metric the mean difference is at most 2 standard errors above 0 (warm not measurably worse).");
