@@ -33,7 +33,7 @@ for (let i = 0; i < unlabeled.length; i++) {
   for (let c = 0; c < C; c++) proba[i * C + c] /= s;
 }
 const options = { acquisition: "hardnmi" as const, design: "proportional" as const, estimator: estimatorByName("guarded"), fixmatch: true, seed: 1, batch: 100, exclude: state.labeled.rows };
-const fitted = { unlabeled, fit: null, proba, health: null, fixmatch: true };
+const fitted = { unlabeled, fit: null, proba, health: null, fixmatch: true, weights: null };
 const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;

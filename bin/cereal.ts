@@ -50,7 +50,8 @@ class UsageError extends Error {}
 const USAGE = `usage:
   cereal simulate --bundle DIR --clustering NAME[,NAME...] --acquisition ${ACQUISITIONS.join("|")}
                   [--fixmatch] [--pseudo | --estimator ${Object.keys(ESTIMATORS).join("|")}] [--seed S] [--seed-size 50]
-                  [--batch 50] [--budget 1000] [--steps 512] [--threshold 0.95] [--surrogate mlp|fake]
+                  [--batch 50] [--budget 1000] [--steps 512] [--warm-steps S (rounds after the first train on from the previous weights)]
+                  [--threshold 0.95] [--surrogate mlp|fake]
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
                   [--compare all|NAME,NAME] [--calibrate] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
@@ -62,7 +63,7 @@ const USAGE = `usage:
                   [--recommended (${RECOMMENDED_PAIRS.pairDesign} pairs, uniform share ${RECOMMENDED_PAIRS.pairUniformShare}: the app's default)]
   cereal table    --bundle DIR --clustering NAME --grid paper|estimators|pairwise [--only 'LABEL|LABEL'] [--report] [--seeds 3] [--budget 1000 (pairwise 2000)] [--batch 50 (pairwise 200)]
                   [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
-                  [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach] [--lag 0 (estimators grid)]
+                  [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach] [--lag 0 (estimators grid)] [--warm-steps S (estimators grid)]
                   [--seconds-per-answer S (pairwise: AEC per annotator-hour column)]
 ${PROJECT_USAGE}
 ${LABEL_FREE_USAGE}
@@ -133,6 +134,7 @@ const SIMULATE_OPTIONS = {
   batch: { type: "string" },
   budget: { type: "string" },
   steps: { type: "string" },
+  "warm-steps": { type: "string" },
   threshold: { type: "string" },
   surrogate: { type: "string" },
   design: { type: "string" },
@@ -205,6 +207,7 @@ async function runSimulate(argv: string[]): Promise<void> {
     batch: int(values.batch, "batch", 50),
     budget: int(values.budget, "budget", 1000),
     steps: values.steps === undefined ? undefined : int(values.steps, "steps", 512),
+    warmSteps: values["warm-steps"] === undefined ? undefined : int(values["warm-steps"], "warm-steps", 256),
     threshold: values.threshold === undefined ? undefined : num(values.threshold, "threshold", 0.95),
     design: values.design === undefined ? undefined : oneOf<Design>(values.design, "design", ["uniform", "top-score", "proportional"], "uniform"),
     scoreMode: oneOf<ScoreMode>(values["score-mode"], "score-mode", ["mean", "per-clustering"], "mean"),
@@ -300,6 +303,7 @@ const TABLE_OPTIONS = {
   report: { type: "boolean", default: false },
   "seconds-per-answer": { type: "string" },
   lag: { type: "string" },
+  "warm-steps": { type: "string" },
 } as const;
 
 function runChild(args: string[]): Promise<void> {
@@ -319,6 +323,7 @@ async function runTable(argv: string[]): Promise<void> {
   if (!values.bundle || !values.clustering) throw new UsageError("table needs --bundle and --clustering");
   if (values.grid !== "paper" && values.grid !== "estimators" && values.grid !== "pairwise") throw new UsageError(`unknown --grid '${values.grid}' (known: paper, estimators, pairwise)`);
   if (values.lag !== undefined && values.grid !== "estimators") throw new UsageError("--lag runs with --grid estimators only");
+  if (values["warm-steps"] !== undefined && values.grid !== "estimators") throw new UsageError("--warm-steps runs with --grid estimators only");
   const pairwise = values.grid === "pairwise";
   const seeds = int(values.seeds, "seeds", 3);
   // pairwise: answers are cheaper and say less each, so larger batches (the seed stage is one batch)
@@ -359,6 +364,7 @@ async function runTable(argv: string[]): Promise<void> {
       bundle: values.bundle, clustering: values.clustering, seeds, budget, batch, seedSize, steps, surrogate, parallel,
       jobs: values.jobs, intervalDraws: values["interval-draws"], out: values.out, only: values.only, reportOnly: values.report, runChild,
       lag: int(values.lag, "lag", 0),
+      warmSteps: values["warm-steps"] === undefined ? undefined : int(values["warm-steps"], "warm-steps", 256),
     });
   const grid = paperGrid();
   await mkdir(dirname(resolve(jobs)), { recursive: true });

@@ -58,8 +58,27 @@ describe("the estimators grid's runs", () => {
     expect(keys).toEqual(["steps=default|Random (uniform), supervised|seed=0", "steps=default|lag=2|Random (uniform), supervised|seed=0"]);
   });
 
+  it("run a warm-started grid as runs of their own: --warm-steps passed on and in the key", async () => {
+    const jobs = join(await mkdtemp(join(tmpdir(), "cereal-estimators-")), "jobs.jsonl");
+    const base: Omit<EstimatorsTableArgs, "runChild"> = {
+      bundle: "data/digits", clustering: "kmeans_k10", seeds: 1, budget: 100, batch: 50, seedSize: 50, steps: undefined,
+      surrogate: "fake", parallel: 1, jobs, intervalDraws: undefined, out: undefined, only: "Recommended", reportOnly: false,
+    };
+    const cold = recorder();
+    await runEstimatorsTable({ ...base, runChild: cold.runChild });
+    expect(valueOf(cold.runs[0], "--warm-steps")).toBeUndefined();
+    const warm = recorder();
+    await runEstimatorsTable({ ...base, warmSteps: 256, runChild: warm.runChild });
+    expect(warm.runs.map((args) => valueOf(args, "--warm-steps"))).toEqual(["256"]);
+    const keys = (await readJobFile<{ key: string }>(jobs)).map((l) => l.key.split("|").slice(7, 9).join("|"));
+    expect(keys).toEqual([`steps=${RECOMMENDED.fixmatchSteps}|Recommended: Hard NMI (proportional), FixMatch + trainer guard`, `steps=${RECOMMENDED.fixmatchSteps}|warm=256`]);
+  });
+
   it("simulate --recommended fills in what the command line leaves out, FixMatch steps included", () => {
     expect(withRecommended({})).toMatchObject({ acquisition: "hardnmi", design: "proportional", fixmatch: true, "trainer-guard": true, estimator: "guarded", steps: "1024" });
     expect(withRecommended({ steps: "64", estimator: "soft" })).toMatchObject({ steps: "64", estimator: "soft", acquisition: "hardnmi" });
+    // and the recommended warm start, where there is one (null: every round from scratch)
+    expect(withRecommended<{ "warm-steps"?: string }>({})["warm-steps"]).toBe(RECOMMENDED.fixmatchWarmSteps === null ? undefined : String(RECOMMENDED.fixmatchWarmSteps));
+    expect(withRecommended({ "warm-steps": "64" })["warm-steps"]).toBe("64");
   });
 });

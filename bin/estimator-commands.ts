@@ -23,10 +23,11 @@ export function parseCompare(value: string | undefined): Estimator[] | undefined
 }
 
 /** simulate --recommended: the recommended configuration, where the command line does not say otherwise */
-export function withRecommended<T extends { acquisition?: string; design?: string; fixmatch?: boolean; steps?: string; estimator?: string; "trainer-guard"?: boolean }>(values: T): T {
+export function withRecommended<T extends { acquisition?: string; design?: string; fixmatch?: boolean; steps?: string; "warm-steps"?: string; estimator?: string; "trainer-guard"?: boolean }>(values: T): T {
   return {
     ...values,
     steps: values.steps ?? String(RECOMMENDED.fixmatchSteps),
+    "warm-steps": values["warm-steps"] ?? (RECOMMENDED.fixmatchWarmSteps === null ? undefined : String(RECOMMENDED.fixmatchWarmSteps)),
     "trainer-guard": values["trainer-guard"] || RECOMMENDED.trainerGuard,
     acquisition: values.acquisition ?? RECOMMENDED.acquisition,
     design: values.design ?? RECOMMENDED.design,
@@ -54,6 +55,8 @@ export interface EstimatorsTableArgs {
   readonly reportOnly: boolean;
   /** asynchronous stages drawn with rankings this many rounds old (simulate --lag; default 0, the synchronous loop) */
   readonly lag?: number;
+  /** warm start (simulate --warm-steps): FixMatch rounds after the first train this many steps on from the previous weights */
+  readonly warmSteps?: number;
   /** runs one `cereal simulate` child with these arguments */
   readonly runChild: (args: string[]) => Promise<void>;
 }
@@ -65,7 +68,7 @@ export async function runEstimatorsTable(args: EstimatorsTableArgs): Promise<voi
   // keys of synchronous runs stay what they were, so existing jobs files resume
   const lag = args.lag ?? 0;
   const runKey = (g: EstimatorGridConfig, seed: number) =>
-    `estimators|${bundleName}|${args.clustering}|${args.surrogate}|seed-size=${args.seedSize}|batch=${args.batch}|budget=${args.budget}|steps=${stepsOf(g) ?? "default"}${lag > 0 ? `|lag=${lag}` : ""}|${g.label}|seed=${seed}`;
+    `estimators|${bundleName}|${args.clustering}|${args.surrogate}|seed-size=${args.seedSize}|batch=${args.batch}|budget=${args.budget}|steps=${stepsOf(g) ?? "default"}${lag > 0 ? `|lag=${lag}` : ""}${args.warmSteps !== undefined ? `|warm=${args.warmSteps}` : ""}|${g.label}|seed=${seed}`;
   const jobs = args.jobs ?? join("var", "cereal", `estimators-${bundleName}-${args.clustering}-${args.surrogate}-b${args.budget}.jsonl`);
   const filters = args.only?.split("|").filter((s) => s.length > 0);
   const grid = estimatorsGrid().filter((g) => !filters || filters.some((f) => g.label.includes(f)));
@@ -101,6 +104,7 @@ export async function runEstimatorsTable(args: EstimatorsTableArgs): Promise<voi
           ...(steps === undefined ? [] : ["--steps", String(steps)]),
           ...(args.intervalDraws ? ["--interval-draws", args.intervalDraws] : []),
           ...(lag > 0 ? ["--lag", String(lag)] : []),
+          ...(args.warmSteps !== undefined ? ["--warm-steps", String(args.warmSteps)] : []),
         ],
       });
     }

@@ -58,7 +58,7 @@ interface ReportConfig {
   project: { mode: string };
   classes: unknown[];
   clusterings: { name: string }[];
-  rounds: { index: number; status: string; nLabels: number; seed: number; config: { acquisition: string; design: string; estimator: string; fixmatch: boolean; fixmatchSteps: number } }[];
+  rounds: { index: number; status: string; nLabels: number; seed: number; config: { acquisition: string; design: string; estimator: string; fixmatch: boolean; fixmatchSteps: number; fixmatchWarmSteps?: number | null } }[];
 }
 
 export interface RecomputedEstimate {
@@ -102,6 +102,8 @@ export async function recomputeEstimates(reportDir: string, bundleDir: string, c
   };
   const subset = await readCsv(join(reportDir, "reproduce", "labeled-subset.csv"));
   const out: RecomputedEstimate[] = [];
+  // a warm-started round trains on from the previous round's weights: recomputed in order, each round hands them on
+  let warmStart: Float32Array | undefined;
   for (const round of config.rounds.filter((r) => r.status === "done")) {
     const used = subset.filter((row) => row.used_by_round !== "" && Number(row.used_by_round) <= round.index);
     const draws: Draw[] = used.map((row) => ({
@@ -119,12 +121,15 @@ export async function recomputeEstimates(reportDir: string, bundleDir: string, c
       draws,
       round: round.index,
       outOfSample: record,
+      warmStart,
     };
     // what the round's fit and estimate steps read: no next batch is drawn here
     const options: RoundOptions = { ...clusterwiseRoundOptions(round.config, round.seed), batch: 0 };
     const surrogate = needsSurrogate(options) ? await createSurrogate(problem.embeddings, problem.numClasses) : null;
     try {
-      const { estimate, intervals } = estimateRound(state, await fitRound(state, surrogate, options), options);
+      const fitted = await fitRound(state, surrogate, options);
+      warmStart = fitted.weights ?? undefined;
+      const { estimate, intervals } = estimateRound(state, fitted, options);
       for (const name of names)
         for (const metric of METRIC_KEYS)
           out.push({

@@ -93,6 +93,28 @@ describe("MlpSurrogate with FixMatch", () => {
     expect(Array.from(c.proba)).not.toEqual(Array.from(a.proba));
     expect(tf.memory().numTensors).toBe(tensorsBefore);
   });
+
+  it("warm-starts from given weights: the same weights and seed train to the same weights, other than a cold fit's", async () => {
+    const first = await MlpSurrogate.create(x, 2);
+    await first.fit(labeled, unlabeled, { seed: 1, fixmatch: true, steps: 20 });
+    const previous = first.weights();
+    first.dispose();
+    const warm = async (initialWeights: Float32Array | undefined) => {
+      // a fresh surrogate, as a round resumed in another process would create
+      const surrogate = await MlpSurrogate.create(x, 2);
+      await surrogate.fit(labeled, unlabeled, { seed: 2, fixmatch: true, steps: 10, initialWeights });
+      const result = { weights: surrogate.weights(), proba: await surrogate.predictProba(unlabeled.subarray(0, 20)) };
+      surrogate.dispose();
+      return result;
+    };
+    const a = await warm(previous);
+    const b = await warm(Float32Array.from(previous));
+    expect(Array.from(b.weights)).toEqual(Array.from(a.weights));
+    expect(Array.from(b.proba)).toEqual(Array.from(a.proba));
+    expect(Array.from(a.weights)).not.toEqual(Array.from(previous));
+    const cold = await warm(undefined);
+    expect(Array.from(cold.weights)).not.toEqual(Array.from(a.weights));
+  });
 });
 
 describe("MlpSurrogate supervised", () => {

@@ -66,7 +66,8 @@ export class MlpSurrogate extends MlpModel implements Surrogate {
       if (c < 0 || c >= this.mlp.numClasses) throw new Error(`label ${c} outside 0..${this.mlp.numClasses - 1}`);
     }
     const started = performance.now();
-    this.mlp.reset(options.seed);
+    if (options.initialWeights) this.mlp.setTheta(options.initialWeights);
+    else this.mlp.reset(options.seed);
     const onStep = onProgress ? (step: number, total: number) => onProgress({ step, total }) : undefined;
     // FixMatch needs both kinds of rows; without unlabeled rows (everything labeled) it is supervised
     if (options.fixmatch && labeled.rows.length > 0 && unlabeled.length > 0) {
@@ -97,6 +98,11 @@ export class MlpSurrogate extends MlpModel implements Surrogate {
       labeledLoss: null,
       unlabeledLoss: null,
     };
+  }
+
+  weights(): Float32Array {
+    this.assertLive();
+    return Float32Array.from(this.mlp.theta.dataSync());
   }
 
   async predictProba(rows: Int32Array): Promise<Float32Array> {

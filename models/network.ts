@@ -90,7 +90,7 @@ export class Mlp {
     tf.tidy(() => this.theta.assign(tf.tensor1d(this.initialTheta(seed))));
   }
 
-  /** sets the weights from a flat vector (tests, hand computations) */
+  /** sets the weights from a flat vector (a warm start from the previous round's, tests, hand computations) */
   setTheta(theta: Float32Array): void {
     if (theta.length !== this.numParams) throw new Error(`expected ${this.numParams} parameters, got ${theta.length}`);
     tf.tidy(() => this.theta.assign(tf.tensor1d(theta)));

@@ -13,6 +13,7 @@ const config: MethodsConfig = {
   estimator: "guarded",
   fixmatch: true,
   fixmatchSteps: 1024,
+  fixmatchWarmSteps: null,
   seedSize: 20,
   batchSize: 10,
   budget: 100,
@@ -38,6 +39,12 @@ describe("the methods paragraph", () => {
     expect(text).toContain("40 labels from 2 annotators over 3 rounds (budget 100)");
     expect(text).toContain("Cohen's kappa was 0.81 over 40 items");
     expect(text).toContain("seed 7; code version 0.1.0+abc");
+  });
+
+  it("says a warm-started project trains from scratch once, then on from the previous weights", () => {
+    const text = methodsParagraph({ ...config, fixmatchWarmSteps: 256 }, "text");
+    expect(text).toContain("for 1024 steps from scratch after the seed batch and for 256 steps on from the previous batch's weights after each later batch");
+    expect(text).not.toContain("trained from scratch with FixMatch");
   });
 
   it("cites FixMatch and prediction-powered inference only where they were used", () => {

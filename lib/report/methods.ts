@@ -17,6 +17,8 @@ export interface MethodsConfig {
   readonly estimator: string;
   readonly fixmatch: boolean;
   readonly fixmatchSteps: number;
+  /** steps of a round that trains on from the previous round's weights; null: every round from scratch */
+  readonly fixmatchWarmSteps: number | null;
   readonly seedSize: number;
   readonly batchSize: number;
   readonly budget: number;
@@ -96,7 +98,9 @@ export function methodsParagraph(config: MethodsConfig, style: CiteStyle): strin
     config.mode === "pairwise"
       ? `After each batch a surrogate classifier on the item embeddings was trained from scratch on the pairwise answers with the meta classification likelihood${cite("mcl")} and pseudo-labeled every item.`
       : config.fixmatch
-        ? `After each batch a surrogate classifier (a multilayer perceptron on the item embeddings) was trained from scratch with FixMatch${cite("fixmatch")} for ${config.fixmatchSteps} steps on the labeled and unlabeled items, and pseudo-labeled every unlabeled item.`
+        ? config.fixmatchWarmSteps !== null
+          ? `After each batch a surrogate classifier (a multilayer perceptron on the item embeddings) was trained with FixMatch${cite("fixmatch")} on the labeled and unlabeled items, for ${config.fixmatchSteps} steps from scratch after the seed batch and for ${config.fixmatchWarmSteps} steps on from the previous batch's weights after each later batch, and pseudo-labeled every unlabeled item.`
+          : `After each batch a surrogate classifier (a multilayer perceptron on the item embeddings) was trained from scratch with FixMatch${cite("fixmatch")} for ${config.fixmatchSteps} steps on the labeled and unlabeled items, and pseudo-labeled every unlabeled item.`
         : `After each batch a surrogate classifier (a multilayer perceptron on the item embeddings) was trained from scratch on the labeled items and pseudo-labeled every unlabeled item.`,
   );
   const summary = ESTIMATOR_SUMMARIES[config.estimator];

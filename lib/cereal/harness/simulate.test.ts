@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { METRIC_KEYS } from "@/lib/metrics";
 import { loadBundle, type Bundle } from "@/lib/data/bundle";
 import { argmaxEstimator, labelsOnlyEstimator } from "../method/estimators";
-import { fixedSurrogateFactory, oneHot } from "../fakes/fixed-surrogate";
+import { createFixedSurrogate, fixedSurrogateFactory, oneHot } from "../fakes/fixed-surrogate";
+import type { FitOptions } from "../method/surrogate";
 import { createKnnSurrogateFactory } from "../fakes/knn-surrogate";
 import type { CerealProblem } from "../method/problem";
 import { simulate } from "./simulate";
@@ -19,6 +20,41 @@ async function digitsProblem(clusterings = ["kmeans_k10"]): Promise<{ problem: C
 }
 
 describe("simulate", () => {
+  it("warm start: rounds after the first fit warmSteps steps from the weights the previous fit ended with", async () => {
+    const { problem, labels } = await digitsProblem();
+    const run = async (warmSteps: number | undefined) => {
+      const fits: FitOptions[] = [];
+      let trained = 0;
+      // the fixed surrogate, with weights that say which fit produced them
+      const factory = async () => {
+        const inner = createFixedSurrogate(oneHot(labels, 10), 10);
+        const fit: typeof inner.fit = async (labeled, unlabeled, options) => {
+          fits.push(options);
+          trained++;
+          return inner.fit(labeled, unlabeled, options);
+        };
+        return { ...inner, fit, weights: () => Float32Array.of(trained) };
+      };
+      const result = await simulate(problem, labels, factory, { acquisition: "hardnmi", estimator: argmaxEstimator, fixmatch: true, seed: 1, budget: 150, steps: 30, warmSteps, intervals: false });
+      return { fits, config: result.config };
+    };
+    const warm = await run(7);
+    expect(warm.fits.map((f) => [f.steps, f.initialWeights ? Array.from(f.initialWeights) : null])).toEqual([
+      [30, null],
+      [7, [1]],
+      [7, [2]],
+    ]);
+    expect(warm.config).toMatchObject({ steps: 30, warmSteps: 7 });
+    const cold = await run(undefined);
+    expect(cold.fits.map((f) => [f.steps, f.initialWeights ?? null])).toEqual([
+      [30, null],
+      [30, null],
+      [30, null],
+    ]);
+    // a cold run's JSON is what it was before warm start existed
+    expect("warmSteps" in cold.config).toBe(false);
+  });
+
   it("with a surrogate that returns the true labels, every round's estimate equals the truth", async () => {
     const { problem, labels } = await digitsProblem(["kmeans_k10", "gmm_k10"]);
     const result = await simulate(problem, labels, fixedSurrogateFactory(oneHot(labels, 10)), {

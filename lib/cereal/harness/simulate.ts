@@ -34,6 +34,8 @@ export interface SimulateOptions {
   /** M, every label counted, the seed included (default 1000) */
   readonly budget?: number;
   readonly steps?: number;
+  /** warm start (RoundOptions.warmSteps): rounds after the first train on from the previous round's weights for this many steps */
+  readonly warmSteps?: number;
   readonly threshold?: number;
   readonly design?: Design;
   readonly scoreMode?: ScoreMode;
@@ -174,6 +176,7 @@ export async function simulate(
         estimator: options.estimator,
         fixmatch: options.fixmatch,
         steps: options.steps,
+        warmSteps: options.warmSteps,
         threshold: options.threshold,
         batch: nextBatch,
         seed: options.seed,
@@ -246,12 +249,12 @@ export async function simulate(
         const next = skipped.size > 0 ? result.next.map((d, i) => ({ ...d, order: nDrawn + i })) : result.next;
         const answered = answerStage(next, result.round + 1, respond);
         answered.skipped.forEach((row) => skipped.add(row));
-        state = { ...addLabels(state, answered.draws, answered.labels), outOfSample: result.outOfSample };
+        state = { ...addLabels(state, answered.draws, answered.labels), outOfSample: result.outOfSample, warmStart: result.weights ?? undefined };
       } else {
         if (nextBatch === 0) break;
         const staged = nextStage(state, { size: nextBatch, window, seed: options.seed, skipped, respond });
         staged.skipped.forEach((row) => skipped.add(row));
-        state = staged.state;
+        state = { ...staged.state, warmStart: result.weights ?? undefined };
       }
     }
   } finally {
@@ -271,6 +274,8 @@ export async function simulate(
       batch,
       budget,
       steps: options.steps ?? null,
+      // only when set, so cold runs' JSON (and the simulate reference hash) stay what they were
+      ...(options.warmSteps !== undefined ? { warmSteps: options.warmSteps } : {}),
       design: options.design ?? null,
       scoreMode: options.scoreMode ?? "mean",
       clusterings: problem.clusterings.map((c) => c.name),

@@ -31,6 +31,8 @@ export interface CerealState {
   readonly round: number;
   /** earlier models' view of every batch (out-of-sample.ts); absent: none recorded (ppi then corrects with the labels alone) */
   readonly outOfSample?: OutOfSampleRecord;
+  /** the previous round's trained surrogate weights (Surrogate.weights): a round with RoundOptions.warmSteps trains on from them */
+  readonly warmStart?: Float32Array;
 }
 
 /** rows 0..n-1 not in `labeled`, increasing */

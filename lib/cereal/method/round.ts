@@ -24,6 +24,9 @@ export interface RoundOptions {
   /** train the surrogate with FixMatch (else supervised) */
   readonly fixmatch: boolean;
   readonly steps?: number;
+  /** warm start: with the previous round's weights in state.warmStart, FixMatch trains on from them for this many steps
+   * instead of `steps` from a fresh initialisation; absent, every round starts cold */
+  readonly warmSteps?: number;
   readonly threshold?: number;
   /** batch size n of the next acquisition; 0 acquires nothing (the last round) */
   readonly batch: number;
@@ -88,6 +91,8 @@ export interface RoundResult {
   readonly trainer: "fixmatch" | "supervised" | null;
   /** the state's record extended with this round's model's view of the batch it drew: the next state's outOfSample */
   readonly outOfSample: OutOfSampleRecord;
+  /** the trained surrogate's weights (the next state's warmStart), null without a surrogate or when it has none */
+  readonly weights: Float32Array | null;
 }
 
 /** Does this configuration need the surrogate at all? Random + labels-only + supervised does not. */
@@ -123,6 +128,8 @@ export interface FittedRound {
   readonly health: SurrogateHealth | null;
   /** the trainer ran FixMatch (not switched to supervised by the guard) */
   readonly fixmatch: boolean;
+  /** the trained weights (Surrogate.weights), kept when the round warm-starts the next one (options.warmSteps); else null */
+  readonly weights: Float32Array | null;
 }
 
 /** The estimate step's output: calibrated pi, pseudo-labels, and every estimator's estimates and intervals. */
@@ -152,21 +159,20 @@ export async function fitRound(state: CerealState, surrogate: Surrogate | null, 
   // the earlier models measured on the batches labeled since: known before this round's fit
   const health = needsSurrogate(options) ? surrogateHealth(labeled, state.draws, state.outOfSample ?? EMPTY_RECORD, options.health) : null;
   const fixmatch = options.fixmatch && !(options.trainerGuard && health?.weak);
+  const warm = options.warmSteps !== undefined && state.warmStart !== undefined;
+  let weights: Float32Array | null = null;
   if (needsSurrogate(options)) {
     if (!surrogate) throw new Error("this round needs a surrogate");
-    fit = await surrogate.fit(
-      labeled,
-      unlabeled,
-      { seed: deriveSeed(options.seed, "fit", round), fixmatch, steps: options.steps, threshold: options.threshold },
-      options.onProgress,
-    );
+    const start = warm ? { initialWeights: state.warmStart, steps: options.warmSteps } : { steps: options.steps };
+    fit = await surrogate.fit(labeled, unlabeled, { seed: deriveSeed(options.seed, "fit", round), fixmatch, threshold: options.threshold, ...start }, options.onProgress);
+    if (options.warmSteps !== undefined) weights = surrogate.weights?.() ?? null;
     proba = await surrogate.predictProba(unlabeled);
     if (options.acquisition === "bald" && options.batch > 0) {
       const passes = options.mcPasses ?? 10;
       mc = { proba: await surrogate.predictProbaMc(unlabeled, passes, deriveSeed(options.seed, "mc", round)), passes };
     }
   }
-  return { unlabeled, fit, proba, mc, health, fixmatch };
+  return { unlabeled, fit, proba, mc, health, fixmatch, weights };
 }
 
 /** Step 2: calibrate pi, pseudo-label, and estimate every metric of every clustering with intervals, per estimator. */
@@ -314,6 +320,7 @@ export function roundResult(state: CerealState, fitted: FittedRound, estimated: 
     health: fitted.health,
     trainer: fitted.fit ? (fitted.fixmatch ? "fixmatch" : "supervised") : null,
     outOfSample: acquired.outOfSample,
+    weights: fitted.weights,
   };
 }
 

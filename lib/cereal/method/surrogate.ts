@@ -29,6 +29,8 @@ export interface FitOptions {
   readonly steps?: number;
   /** FixMatch confidence threshold tau (default 0.95) */
   readonly threshold?: number;
+  /** warm start: train from these weights (the previous round's, from `weights()`) instead of the seeded initialisation */
+  readonly initialWeights?: Float32Array;
 }
 
 export interface FitProgress {
@@ -47,7 +49,7 @@ export interface FitReport {
 }
 
 export interface Surrogate {
-  /** Re-initialises the weights (seeded) and trains on the labeled rows (+ unlabeled for FixMatch). */
+  /** Re-initialises the weights (seeded; options.initialWeights: those instead) and trains on the labeled rows (+ unlabeled for FixMatch). */
   fit(
     labeled: LabeledRows,
     unlabeled: Int32Array,
@@ -58,6 +60,8 @@ export interface Surrogate {
   predictProba(rows: Int32Array): Promise<Float32Array>;
   /** MC dropout: [passes x rows.length x numClasses], dropout active */
   predictProbaMc(rows: Int32Array, passes: number, seed: number): Promise<Float32Array>;
+  /** the trained weights, flat, to warm-start the next round's fit; surrogates without trainable weights (fakes) leave it out */
+  weights?(): Float32Array;
   /** frees backend memory; the surrogate is unusable after */
   dispose(): void;
 }

@@ -82,6 +82,7 @@ export const settingsResponse = z.strictObject({
     batchSize: z.number().int(),
     budget: z.number().int(),
     fixmatchSteps: z.number().int(),
+    fixmatchWarmSteps: z.number().int().nullable().describe("FixMatch steps of a round that trains on from the previous round's weights; null: every round from scratch"),
     pairDesign: z.enum(["random", "uncertain", "anchor"]).describe("pairwise projects: how the rounds draw pairs"),
     pairUniformShare: z.number().describe("pairwise projects: the share of each round's pairs drawn uniformly"),
     overlap: z.number().int(),

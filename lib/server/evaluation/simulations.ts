@@ -42,6 +42,8 @@ export const simulationInput = z
     batch: z.number().int().min(1).max(100_000).default(50),
     budget: z.number().int().min(2).max(1_000_000).default(300),
     steps: z.number().int().min(1).max(100_000).default(256),
+    /** warm start: rounds after the first train this many steps on from the previous round's weights; null: from scratch */
+    warmSteps: z.number().int().min(1, "warmSteps is at least 1; null trains every round from scratch").max(100_000).nullable().default(null),
     seed: z.number().int().min(0).default(0),
   })
   .refine((input) => input.design === undefined || designsFor(input.acquisition).includes(input.design), {
@@ -87,6 +89,7 @@ export const simulationJob = defineJob({
         batch,
         budget,
         steps: options.steps,
+        warmSteps: options.warmSteps ?? undefined,
         onRound,
       });
     }

@@ -14,7 +14,10 @@ import { projectFile, type ProjectFolder } from "./paths";
  *   stages draw with (lib/cereal/method/stages.ts); pi is kept for the latest two rounds only;
  * - round-R-evidence.json: the out-of-sample record the round estimated with (its settled
  *   stages' evidence; lib/cereal/method/out-of-sample.ts). Rounds before issue #18 wrote
- *   round-R-record.json instead: the record after round R, which round R + 1 read.
+ *   round-R-record.json instead: the record after round R, which round R + 1 read;
+ * - round-R-weights.npy: [P] float32, its surrogate's trained weights, when the project warm-starts
+ *   (fixmatchWarmSteps): round R + 1 trains on from them, and a round resumed after a kill reads
+ *   the same file again, so it continues identically. Kept for the latest round only.
  * Paths returned here are stored on the Round row, relative to the project folder.
  */
 export interface RoundFiles {
@@ -23,6 +26,8 @@ export interface RoundFiles {
   /** [N] float32 and [N x C] float32; clusterwise rounds that rank rows for later stages */
   readonly ranking?: { readonly scores: Float32Array; readonly proba: Float32Array | null };
   readonly evidence?: OutOfSampleRecord;
+  /** the surrogate's trained weights, flat (warm start) */
+  readonly weights?: Float32Array | null;
 }
 
 const resultsFile = (round: number) => `rounds/round-${round}.npy`;
@@ -30,6 +35,7 @@ const scoresFile = (round: number) => `rounds/round-${round}-scores.npy`;
 const probaFile = (round: number) => `rounds/round-${round}-proba.npy`;
 const evidenceFile = (round: number) => `rounds/round-${round}-evidence.json`;
 const legacyRecordFile = (round: number) => `rounds/round-${round}-record.json`;
+const weightsFile = (round: number) => `rounds/round-${round}-weights.npy`;
 
 export async function writeRoundFiles(
   project: ProjectFolder,
@@ -42,12 +48,29 @@ export async function writeRoundFiles(
   if (ranking) await writeProjectFile(project, scoresFile(round), encodeNpy(ranking.scores, [n]));
   if (ranking?.proba) await writeProjectFile(project, probaFile(round), encodeNpy(ranking.proba, [n, ranking.proba.length / n]));
   if (files.evidence) await writeProjectFile(project, evidenceFile(round), JSON.stringify(recordToJson(files.evidence)));
+  if (files.weights) await writeProjectFile(project, weightsFile(round), encodeNpy(files.weights, [files.weights.length]));
   return { resultsFile: resultsFile(round), scoresFile: ranking ? scoresFile(round) : null, probaFile: ranking?.proba ? probaFile(round) : null };
 }
 
 /** Removes a round's pi file (stages draw with the latest round's ranking; the previous one is kept while a draw may still read it). */
 export async function removeRoundProba(project: ProjectFolder, round: number) {
   if (round >= 0) await removeProjectFiles(project, [probaFile(round)]);
+}
+
+/** The weights round `round`'s surrogate trained to, or undefined when it left none (it ran before warm start, cold, or without a surrogate). */
+export async function readRoundWeights(project: ProjectFolder, round: number): Promise<Float32Array | undefined> {
+  if (round < 0) return undefined;
+  try {
+    return (await readArray(project, weightsFile(round))).data as Float32Array;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** Removes a round's weights once the round after it finished (only the latest round's are read). */
+export async function removeRoundWeights(project: ProjectFolder, round: number) {
+  if (round >= 0) await removeProjectFiles(project, [weightsFile(round)]);
 }
 
 /** A round's per-item results [N x 2], by the path stored on its Round row. */

@@ -26,26 +26,30 @@ describe("project settings", () => {
       batchSize: 10,
       budget: 300,
       fixmatchSteps: 64,
+      fixmatchWarmSteps: 16,
       overlap: 3,
       annotatorsSeeEstimates: true,
       paused: true,
     });
     expect(response.status).toBe(200);
     const { settings } = await response.json();
-    expect(settings).toMatchObject({ mode: "pairwise", classMode: "open", acquisition: "bald", fixmatch: false, seedSize: 20, batchSize: 10, budget: 300, fixmatchSteps: 64, overlap: 3, annotatorsSeeEstimates: true, paused: true, labels: 0 });
+    expect(settings).toMatchObject({ mode: "pairwise", classMode: "open", acquisition: "bald", fixmatch: false, seedSize: 20, batchSize: 10, budget: 300, fixmatchSteps: 64, fixmatchWarmSteps: 16, overlap: 3, annotatorsSeeEstimates: true, paused: true, labels: 0 });
     expect(settings.classes).toEqual([{ name: "cat", description: "felines" }, { name: "dog", description: "" }]);
     const stored = await db().project.findUniqueOrThrow({ where: { id: projectId }, include: { classes: { orderBy: { index: "asc" } } } });
     expect(stored).toMatchObject({ mode: "pairwise", guidelines: "Label the animal in front.", overlap: 3, paused: true });
     expect(stored.classes.map((c) => [c.index, c.name])).toEqual([[0, "cat"], [1, "dog"]]);
     expect((await (await get(owner, projectId)).json()).settings.budget).toBe(300);
+    // null turns warm start off again: every round from scratch
+    expect((await (await patch(owner, projectId, { fixmatchWarmSteps: null })).json()).settings.fixmatchWarmSteps).toBeNull();
+    expect((await db().project.findUniqueOrThrow({ where: { id: projectId } })).fixmatchWarmSteps).toBeNull();
   });
 
   it("keeps the sampling design consistent with the acquisition", async () => {
     const { projectId, owner } = await createTestProject();
     const settings = async (json: unknown) => (await (await patch(owner, projectId, json)).json()).settings;
     // new projects get the recommended configuration (lib/cereal/method/recommended.ts)
-    const { acquisition, design, estimator, fixmatch, fixmatchSteps } = RECOMMENDED;
-    expect((await (await get(owner, projectId)).json()).settings).toMatchObject({ acquisition, design, estimator, fixmatch, fixmatchSteps });
+    const { acquisition, design, estimator, fixmatch, fixmatchSteps, fixmatchWarmSteps } = RECOMMENDED;
+    expect((await (await get(owner, projectId)).json()).settings).toMatchObject({ acquisition, design, estimator, fixmatch, fixmatchSteps, fixmatchWarmSteps });
     expect(RECOMMENDED).toMatchObject({ acquisition: "hardnmi", design: "proportional", estimator: "guarded", fixmatch: true, fixmatchSteps: 1024 });
     expect(await settings({ design: "top-score" })).toMatchObject({ acquisition: "hardnmi", design: "top-score" });
     // Random draws uniformly; a scoring acquisition keeps a design it can use, else draws proportionally
@@ -75,6 +79,7 @@ describe("project settings", () => {
     await bad({ pairDesign: "closest" }, /pairDesign: pairDesign is one of random, uncertain, anchor/);
     await bad({ pairUniformShare: 1.5 }, /pairUniformShare: pairUniformShare is a share: use 0 \(only the design's own pairs\) to 1/);
     await bad({ pairUniformShare: "half" }, /pairUniformShare: pairUniformShare is a number from 0 to 1/);
+    await bad({ fixmatchWarmSteps: 0 }, /fixmatchWarmSteps: fixmatchWarmSteps is at least 1 step; null turns warm start off/);
   });
 
   it("has the pair design as a setting: recommended for new projects, changed by the owner, in the configuration export", async () => {

@@ -42,6 +42,13 @@ export const projectSettingsInput = z.strictObject({
   batchSize: count(100_000).optional(),
   budget: count(10_000_000).optional(),
   fixmatchSteps: z.number().int().min(0).max(100_000).optional(),
+  fixmatchWarmSteps: z
+    .number("fixmatchWarmSteps is a whole number of steps, or null (every round trains from scratch).")
+    .int("fixmatchWarmSteps is a whole number of steps, or null (every round trains from scratch).")
+    .min(1, "fixmatchWarmSteps is at least 1 step; null turns warm start off.")
+    .max(100_000)
+    .nullable()
+    .optional(),
   overlap: count(20).optional(),
   annotatorsSeeEstimates: z.boolean().optional(),
   paused: z.boolean().optional(),
@@ -64,6 +71,7 @@ const SETTINGS_SELECT = {
   batchSize: true,
   budget: true,
   fixmatchSteps: true,
+  fixmatchWarmSteps: true,
   overlap: true,
   annotatorsSeeEstimates: true,
   paused: true,

@@ -5,7 +5,7 @@ import type { Ranking } from "@/lib/cereal/method/stages";
 import { db } from "../db";
 import { recordWithStages } from "../labeling/stages";
 import { loadProblem } from "../project-data/arrays";
-import { readEarlierRecord, removeRoundProba, writeRoundFiles } from "../project-data/round-files";
+import { readEarlierRecord, readRoundWeights, removeRoundProba, removeRoundWeights, writeRoundFiles } from "../project-data/round-files";
 import { clusterwiseRoundOptions } from "./round-config";
 import { trainingProgress } from "./round-progress";
 import type { RoundLoad, RoundMode, RoundSteps } from "./round-steps";
@@ -24,15 +24,18 @@ export const clusterwiseRound: RoundMode = {
   async load({ project, round, frozen, plan, input }: RoundLoad): Promise<RoundSteps> {
     const labels = frozen.items;
     const stages = await db().batch.findMany({ where: { projectId: project.id, index: { lte: frozen.settled } }, orderBy: { index: "asc" }, select: { evidence: true } });
+    const settings = clusterwiseRoundOptions(project, project.seed);
     const state: CerealState = {
       problem: await loadProblem(project),
       labeled: { rows: Int32Array.from(labels, (l) => l.itemIndex), labels: Int32Array.from(labels, (l) => l.classIndex) },
       draws: labels.map((l) => l.draw),
       round,
       outOfSample: recordWithStages((await readEarlierRecord(project, round)) ?? EMPTY_RECORD, stages),
+      // warm start: the previous round's weights, read again when this round is resumed after a kill
+      warmStart: settings.warmSteps !== undefined ? await readRoundWeights(project, round - 1) : undefined,
     };
     const options: RoundOptions = {
-      ...clusterwiseRoundOptions(project, project.seed),
+      ...settings,
       // the ranking covers every row not drawn yet, whatever the budget has room for
       batch: project.batchSize,
       exclude: Int32Array.from(plan.drawn.rows),
@@ -81,6 +84,7 @@ class ClusterwiseSteps implements RoundSteps {
       results: perItemResults(state, fitted, estimated),
       ranking: { scores: Float32Array.from(ranking.scores), proba: ranking.rawProba },
       evidence: state.outOfSample,
+      weights: fitted.weights,
     });
     const nLabels = state.labeled.rows.length;
     await completeRound(project, state.round, { nLabels, fit: fitted.fit, estimate: estimated.estimate, intervals: estimated.intervals, next: [] }, {
@@ -98,6 +102,7 @@ class ClusterwiseSteps implements RoundSteps {
     });
     // stages draw with the latest round's ranking: pi of the round before the previous is no longer read
     await removeRoundProba(project, state.round - 2);
+    await removeRoundWeights(project, state.round - 1);
     return { nLabels, next: 0 };
   }
 }

@@ -21,13 +21,18 @@ export function roundConfig<P extends Record<RunSettingKey | PairSettingKey, unk
 }
 
 /** The settings a clusterwise round's fit and estimate read, as the worker and `cereal recompute` both build them. */
-export function clusterwiseRoundOptions(settings: { acquisition: string; design: string; estimator: string; fixmatch: boolean; fixmatchSteps: number }, seed: number) {
+export function clusterwiseRoundOptions(
+  settings: { acquisition: string; design: string; estimator: string; fixmatch: boolean; fixmatchSteps: number; fixmatchWarmSteps?: number | null },
+  seed: number,
+) {
   return {
     acquisition: settings.acquisition as Acquisition,
     design: settings.design as Design,
     estimator: estimatorByName(settings.estimator),
     fixmatch: settings.fixmatch,
     steps: settings.fixmatchSteps,
+    // rounds recorded before warm start existed have no fixmatchWarmSteps: from scratch, as they ran
+    warmSteps: settings.fixmatchWarmSteps ?? undefined,
     seed,
     // With the guarded estimator, FixMatch falls back to supervised training while earlier models
     // fail on the new labels (lib/cereal/method/round.ts); the other estimators train as configured.

@@ -22,6 +22,7 @@ interface Settings {
   batchSize: number;
   budget: number;
   fixmatchSteps: number;
+  fixmatchWarmSteps: number | null;
   overlap: number;
   annotatorsSeeEstimates: boolean;
   paused: boolean;
@@ -86,6 +87,7 @@ interface Recommended {
   design: string;
   fixmatch: boolean;
   fixmatchSteps: number;
+  fixmatchWarmSteps: number | null;
   estimator: string;
   pairDesign: string;
   pairUniformShare: number;
@@ -241,6 +243,13 @@ export function SettingsForm({
           <NumberField label="Batch size (n)" min={1} value={s.batchSize} onChange={(v) => set("batchSize", v)} />
           <NumberField label="Budget (labels)" min={1} value={s.budget} onChange={(v) => set("budget", v)} />
           <NumberField label="FixMatch steps" min={0} value={s.fixmatchSteps} onChange={(v) => set("fixmatchSteps", v)} hint={`A round; ${recommended.fixmatchSteps} recommended, fewer for quicker rounds.`} />
+          <NumberField
+            label="Warm-start steps"
+            min={0}
+            value={s.fixmatchWarmSteps ?? 0}
+            onChange={(v) => set("fixmatchWarmSteps", v > 0 ? v : null)}
+            hint={`Rounds after the first train this many steps on from the previous round's weights; 0 trains every round from scratch${recommended.fixmatchWarmSteps ? ` (${recommended.fixmatchWarmSteps} recommended)` : " (recommended)"}.`}
+          />
           <div className="pt-6">
             <Toggle label="FixMatch" checked={s.fixmatch} onChange={(v) => set("fixmatch", v)} hint="Semi-supervised training of the surrogate." />
           </div>
