@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { ESTIMATORS, estimatorByName, type Estimator } from "@/lib/cereal/method/estimators";
 import { estimatorsGrid, estimatorsTable, runLine, type EstimatorGridConfig, type EstimatorGridRun } from "@/lib/cereal/harness/estimator-grid";
 import { RECOMMENDED } from "@/lib/cereal/method/recommended";
-import { readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
+import { gridSimulateArgs, readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
 
 /** what every grid run records (they share the surrogate; the labels estimator is Random's under uniform) */
 const GRID_ESTIMATORS = ["labels", "argmax", "soft", "ppi", "ppi-hard", "ppi-untuned", "ppi-ht", "guarded"];
@@ -85,16 +85,7 @@ export async function runEstimatorsTable(args: EstimatorsTableArgs): Promise<voi
         seed,
         key,
         argv: [
-          "simulate",
-          "--bundle", args.bundle,
-          "--clustering", args.clustering,
-          "--seed", String(seed),
-          "--seed-size", String(args.seedSize),
-          "--batch", String(args.batch),
-          "--budget", String(args.budget),
-          "--surrogate", args.surrogate,
-          "--quiet",
-          "--no-timings",
+          ...gridSimulateArgs(args, seed),
           "--acquisition", g.acquisition,
           "--design", g.design,
           ...(g.fixmatch ? ["--fixmatch"] : []),
@@ -102,7 +93,6 @@ export async function runEstimatorsTable(args: EstimatorsTableArgs): Promise<voi
           "--estimator", "labels",
           "--compare", GRID_ESTIMATORS.join(","),
           ...(steps === undefined ? [] : ["--steps", String(steps)]),
-          ...(args.intervalDraws ? ["--interval-draws", args.intervalDraws] : []),
           ...(lag > 0 ? ["--lag", String(lag)] : []),
           ...(args.warmSteps !== undefined ? ["--warm-steps", String(args.warmSteps)] : []),
         ],

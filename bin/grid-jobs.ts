@@ -18,6 +18,34 @@ export interface GridJob {
   readonly argv: readonly string[];
 }
 
+/** The settings every grid run of a table shares, as `cereal simulate` reads them. */
+export interface GridRunSettings {
+  readonly bundle: string;
+  readonly clustering: string;
+  readonly seedSize: number;
+  readonly batch: number;
+  readonly budget: number;
+  readonly surrogate: string;
+  readonly intervalDraws: string | undefined;
+}
+
+/** The `cereal simulate` arguments a grid run starts with (quiet, untimed), before its row's own. */
+export function gridSimulateArgs(settings: GridRunSettings, seed: number): string[] {
+  return [
+    "simulate",
+    "--bundle", settings.bundle,
+    "--clustering", settings.clustering,
+    "--seed", String(seed),
+    "--seed-size", String(settings.seedSize),
+    "--batch", String(settings.batch),
+    "--budget", String(settings.budget),
+    "--surrogate", settings.surrogate,
+    "--quiet",
+    "--no-timings",
+    ...(settings.intervalDraws ? ["--interval-draws", settings.intervalDraws] : []),
+  ];
+}
+
 /** finished runs of a jobs file (none when it does not exist yet; a torn last line is redone) */
 export async function readJobFile<T>(path: string): Promise<T[]> {
   try {

@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { pairwiseGrid, pairwiseRunLine, pairwiseTable, type PairwiseGridRun } from "@/lib/cereal/harness/pairwise-grid";
-import { readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
+import { gridSimulateArgs, readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
 
 export interface PairwiseTableArgs {
   readonly bundle: string;
@@ -44,20 +44,10 @@ export async function runPairwiseTable(args: PairwiseTableArgs): Promise<void> {
         label: g.label,
         seed,
         argv: [
-          "simulate",
+          ...gridSimulateArgs(args, seed),
           "--mode", "pairwise",
-          "--bundle", args.bundle,
-          "--clustering", args.clustering,
           "--pair-design", g.design,
           "--uniform-share", String(g.uniformShare),
-          "--seed", String(seed),
-          "--seed-size", String(args.seedSize),
-          "--batch", String(args.batch),
-          "--budget", String(args.budget),
-          "--surrogate", args.surrogate,
-          "--quiet",
-          "--no-timings",
-          ...(args.intervalDraws ? ["--interval-draws", args.intervalDraws] : []),
         ],
       });
     }
