@@ -46,6 +46,20 @@ describe("job queue", () => {
     expect(again).toMatchObject({ id: job.id, leaseOwner: "other", attempts: 2 });
   });
 
+  it("claims exactly the row a dispatch names, not an older runnable one", async () => {
+    const named = testJob("named", async ({ payload }) => ({ ran: payload.x }));
+    const older = await enqueueJob(named, { x: 1 });
+    const dispatched = await enqueueJob(named, { x: 2 });
+    const claimed = await claimJob("w", [named], new Date(), dispatched.id);
+    expect(claimed).toMatchObject({ id: dispatched.id, status: "running", leaseOwner: "w" });
+    expect(await db().job.findUniqueOrThrow({ where: { id: older.id } })).toMatchObject({ status: "queued", leaseOwner: null });
+    // run through the worker loop, the named row's payload is the one run and its row the one finished
+    const third = await enqueueJob(named, { x: 3 });
+    expect(await runOneJob("w", { deps: noSurrogate, jobs: [named], jobId: third.id })).toBe(true);
+    expect(await db().job.findUniqueOrThrow({ where: { id: third.id } })).toMatchObject({ status: "done", result: { ran: 3 } });
+    expect(await db().job.findUniqueOrThrow({ where: { id: older.id } })).toMatchObject({ status: "queued" });
+  });
+
   it("runs a handler, stores its result, and keeps a failure's error after the last attempt", async () => {
     const ok = testJob("ok", async ({ payload }) => ({ doubled: payload.x * 2 }));
     const boom = testJob("boom", async () => Promise.reject(new Error("the bundle file is missing")), { retry: { maxAttempts: 1, backoffMs: 0 } });

@@ -76,11 +76,12 @@ const runnableWhere = (definitions: readonly JobDefinition[], now: Date) => ({
  */
 export async function claimJob(owner: string, definitions: readonly JobDefinition[], now = new Date(), onlyId?: string): Promise<Job | null> {
   const onePerProject = new Set(definitions.filter((d) => d.onePerProject).map((d) => d.kind));
-  const runnable = { ...runnableWhere(definitions, now), ...(onlyId === undefined ? {} : { id: onlyId }) };
+  const runnable = runnableWhere(definitions, now);
   const passedOver: string[] = [];
   for (let tries = 0; tries < 8; tries++) {
     const candidate = await db().job.findFirst({
-      where: { ...runnable, id: { notIn: passedOver } },
+      // one filter on id: the named row (a pg-boss dispatch), never one passed over
+      where: { ...runnable, id: onlyId === undefined ? { notIn: passedOver } : { equals: onlyId, notIn: passedOver } },
       orderBy: { createdAt: "asc" },
       select: { id: true, kind: true, projectId: true, attempts: true, maxAttempts: true, status: true },
     });
