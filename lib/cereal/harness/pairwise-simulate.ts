@@ -7,7 +7,7 @@
 import { contingency, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
 import { drawUniformPairs, recordPairDraws, type PairDesign, type PairDesignOptions, type PairDrawRecord } from "../pairwise/pair-designs";
 import type { PseudoLabelStrategy } from "../pairwise/pairwise-estimate";
-import { addPairAnswers, initialPairwiseState, runPairwiseRound } from "../pairwise/pairwise-round";
+import { addPairAnswers, initialPairwiseState, runPairwiseRound, type PairwiseRoundOptions } from "../pairwise/pairwise-round";
 import type { PairwiseSurrogateFactory } from "../pairwise/pair-surrogate";
 import { defaultNumOutputs } from "../pairwise/pair-surrogate";
 import type { CerealProblem } from "../method/problem";
@@ -45,6 +45,8 @@ export interface PairwiseSimulateOptions {
   /** record the seconds fields (default true); false nulls them so equal seeds give equal JSON */
   readonly timings?: boolean;
   readonly onRound?: (record: PairwiseRoundRecord) => void;
+  /** told every training step of every round; a throw ends the run (a cancelled or draining job) */
+  readonly onProgress?: PairwiseRoundOptions["onProgress"];
 }
 
 export interface PairwiseRoundRecord extends RoundRecord {
@@ -102,6 +104,7 @@ export async function simulatePairwise(
         seed: options.seed,
         designOptions: options.designOptions,
         intervals: options.intervals,
+        onProgress: options.onProgress,
       });
       let accuracy: number | null = null;
       let confidence: number | null = null;

@@ -46,6 +46,8 @@ export interface SimulateOptions {
   /** record the seconds fields (default true); false nulls them so equal seeds give equal JSON */
   readonly timings?: boolean;
   readonly onRound?: (record: RoundRecord) => void;
+  /** told every training step of every round (RoundOptions.onProgress); a throw ends the run (a cancelled or draining job) */
+  readonly onProgress?: RoundOptions["onProgress"];
   /** more estimators recorded in the same run (they share the surrogate): RoundRecord.byEstimator, summary.byEstimator */
   readonly compare?: readonly Estimator[];
   /** FixMatch -> supervised while the surrogate is weak (RoundOptions.trainerGuard) */
@@ -189,6 +191,7 @@ export async function simulate(
         calibrate: options.calibrate,
         trainerGuard: options.trainerGuard,
         exclude: skipped.size > 0 ? Int32Array.from(skipped) : undefined,
+        onProgress: options.onProgress,
       };
       const result = lag === 0 ? await runRound(state, surrogate, roundOptions) : await rankedRound(state, surrogate, roundOptions, window);
 

@@ -9,6 +9,8 @@ import { simulationJob } from "./simulations";
 import { createTestProject } from "../projects/test-projects";
 import { requestAs, routeContext } from "../http/test-requests";
 import { runOneJob } from "../jobs/worker-loop";
+import { cancelJob } from "../jobs/queue";
+import type { SurrogateFactory } from "@/lib/cereal/method/surrogate";
 
 const userRow = (id: string) => db().user.findUniqueOrThrow({ where: { id } });
 const worker = { deps: { createSurrogate: createKnnSurrogateFactory(), createPairwiseSurrogate: createPairComponentsSurrogateFactory() }, jobs: [simulationJob] };
@@ -79,6 +81,35 @@ describe("simulations", () => {
     expect((await tooMany.json()).error.message).toBe(`The budget (${project.n + 1}) cannot exceed the ${project.n} items.`);
     const badShare = await start(owner.id, projectId, { mode: "pairwise", pairUniformShare: 2 });
     expect((await badShare.json()).error.message).toMatch(/pairUniformShare: pairUniformShare is a share from 0 to 1/);
+  });
+
+  it("stops a cancelled simulation at its next training step instead of running it to the end", async () => {
+    const { projectId, owner } = await digitsProject();
+    const { id } = await (await start(owner.id, projectId, { acquisition: "random", estimator: "argmax", seedSize: 20, batch: 20, budget: 200, seed: 3 })).json();
+    const knn = createKnnSurrogateFactory();
+    let fits = 0;
+    // a k-NN surrogate whose fit reports four training steps, as the real trainers do; the owner cancels while round 1 trains
+    const createSurrogate: SurrogateFactory = async (embeddings, numClasses) => {
+      const inner = await knn(embeddings, numClasses);
+      return {
+        ...inner,
+        async fit(labeled, unlabeled, options, onProgress) {
+          fits++;
+          if (fits === 2) await cancelJob(id);
+          for (let step = 1; step <= 4; step++) {
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            onProgress?.({ step, total: 4 });
+          }
+          return inner.fit(labeled, unlabeled, options, onProgress);
+        },
+      };
+    };
+    expect(await runOneJob("w", { ...worker, deps: { ...worker.deps, createSurrogate }, jobId: id })).toBe(true);
+    const job = await db().job.findUniqueOrThrow({ where: { id } });
+    expect(job.status).toBe("cancelled");
+    expect(job.result).toBeNull();
+    // 200 labels in batches of 20 are 10 rounds; the cancel lands at the next progress write (after round 1), the stop at round 2's first step
+    expect(fits).toBeLessThanOrEqual(3);
   });
 
   it("refuses bad input (400), a bundle without labels (400), an annotator (403) and no session (401)", async () => {

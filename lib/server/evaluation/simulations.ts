@@ -71,12 +71,16 @@ export const simulationJob = defineJob({
     const problem = await loadProblem(project);
     const labels = await readReferenceLabels(project);
     const onRound = (r: RoundRecord) => void progress({ round: r.round, nLabels: r.nLabels, budget: options.budget });
+    // a cancelled job, or a draining worker's, stops at the next training step instead of after the whole run (hours)
+    const onProgress = () => {
+      if (signal.aborted) throw new Error("The simulation was cancelled.");
+    };
     const { seed, seedSize, batch, budget } = options;
     let result;
     if (options.mode === "pairwise") {
       if (!deps.createPairwiseSurrogate) throw new Error("This worker has no pairwise surrogate (WorkerDeps.createPairwiseSurrogate); pairwise simulations need one.");
       const designOptions = { uniformShare: options.pairUniformShare };
-      result = await simulatePairwise(problem, labels, deps.createPairwiseSurrogate, { design: options.pairDesign, strategy: "all", designOptions, seed, seedSize, batch, budget, onRound });
+      result = await simulatePairwise(problem, labels, deps.createPairwiseSurrogate, { design: options.pairDesign, strategy: "all", designOptions, seed, seedSize, batch, budget, onRound, onProgress });
     } else {
       result = await simulate(problem, labels, deps.createSurrogate, {
         acquisition: options.acquisition,
@@ -91,6 +95,7 @@ export const simulationJob = defineJob({
         steps: options.steps,
         warmSteps: options.warmSteps ?? undefined,
         onRound,
+        onProgress,
       });
     }
     if (signal.aborted) throw new Error("The simulation was cancelled.");
