@@ -30,6 +30,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { freePort } from "../bin/free-port.ts";
+import { cpuSeconds } from "./process-cpu.ts";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -195,16 +196,6 @@ const accepted = new Map<string, string>(); // label id -> "email|item"
 let duplicateAnswers = 0;
 let refused = 0;
 const loadAtStart = os.loadavg()[0];
-/** CPU seconds a process has used so far, user and system (Linux /proc; null elsewhere). */
-const clockTicks = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
-function cpuSeconds(pid: number | undefined): number | null {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
-  } catch {
-    return null;
-  }
-}
 const webCpuAtStart = cpuSeconds(server.pid);
 const started = Date.now();
 const deadline = started + seconds * 1000;
