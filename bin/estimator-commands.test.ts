@@ -18,13 +18,19 @@ function recorder() {
 
 const valueOf = (args: string[], flag: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
 
+/** a one-seed grid over digits with the fake surrogate, its jobs file in a fresh folder, only the rows named */
+async function gridArgs(only: string): Promise<Omit<EstimatorsTableArgs, "runChild"> & { jobs: string }> {
+  const jobs = join(await mkdtemp(join(tmpdir(), "cereal-estimators-")), "jobs.jsonl");
+  return {
+    bundle: "data/digits", clustering: "kmeans_k10", seeds: 1, budget: 100, batch: 50, seedSize: 50, steps: undefined,
+    surrogate: "fake", parallel: 1, jobs, intervalDraws: undefined, out: undefined, only, reportOnly: false,
+  };
+}
+
 describe("the estimators grid's runs", () => {
   it("run the recommended row at the recommended FixMatch steps, key each run by its steps, and resume", async () => {
-    const jobs = join(await mkdtemp(join(tmpdir(), "cereal-estimators-")), "jobs.jsonl");
-    const base: Omit<EstimatorsTableArgs, "runChild"> = {
-      bundle: "data/digits", clustering: "kmeans_k10", seeds: 1, budget: 100, batch: 50, seedSize: 50, steps: undefined,
-      surrogate: "fake", parallel: 1, jobs, intervalDraws: undefined, out: undefined, only: "Recommended|Random (uniform), supervised", reportOnly: false,
-    };
+    const base = await gridArgs("Recommended|Random (uniform), supervised");
+    const { jobs } = base;
     const first = recorder();
     await runEstimatorsTable({ ...base, runChild: first.runChild });
     const byDesign = Object.fromEntries(first.runs.map((args) => [valueOf(args, "--design"), args]));
@@ -43,11 +49,8 @@ describe("the estimators grid's runs", () => {
   });
 
   it("run a lagged grid as runs of their own: --lag passed on and in the key, none at lag 0", async () => {
-    const jobs = join(await mkdtemp(join(tmpdir(), "cereal-estimators-")), "jobs.jsonl");
-    const base: Omit<EstimatorsTableArgs, "runChild"> = {
-      bundle: "data/digits", clustering: "kmeans_k10", seeds: 1, budget: 100, batch: 50, seedSize: 50, steps: undefined,
-      surrogate: "fake", parallel: 1, jobs, intervalDraws: undefined, out: undefined, only: "Random (uniform), supervised", reportOnly: false,
-    };
+    const base = await gridArgs("Random (uniform), supervised");
+    const { jobs } = base;
     const synchronous = recorder();
     await runEstimatorsTable({ ...base, runChild: synchronous.runChild });
     expect(valueOf(synchronous.runs[0], "--lag")).toBeUndefined();
@@ -59,11 +62,8 @@ describe("the estimators grid's runs", () => {
   });
 
   it("run a warm-started grid as runs of their own: --warm-steps passed on and in the key", async () => {
-    const jobs = join(await mkdtemp(join(tmpdir(), "cereal-estimators-")), "jobs.jsonl");
-    const base: Omit<EstimatorsTableArgs, "runChild"> = {
-      bundle: "data/digits", clustering: "kmeans_k10", seeds: 1, budget: 100, batch: 50, seedSize: 50, steps: undefined,
-      surrogate: "fake", parallel: 1, jobs, intervalDraws: undefined, out: undefined, only: "Recommended", reportOnly: false,
-    };
+    const base = await gridArgs("Recommended");
+    const { jobs } = base;
     const cold = recorder();
     await runEstimatorsTable({ ...base, runChild: cold.runChild });
     expect(valueOf(cold.runs[0], "--warm-steps")).toBeUndefined();
