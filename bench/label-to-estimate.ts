@@ -14,10 +14,11 @@
  * them (job result), and the load average. Not a timed test: the figures depend on the machine.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { benchDataFolder } from "./bench-data-folder";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -37,11 +38,7 @@ const seedSize = Number(values["seed-size"]);
 const steps = Number(values.steps);
 const arms = values["warm-steps"].split(",").map(Number);
 
-const root = await mkdtemp(path.join(os.tmpdir(), "cereal-bench-latency-"));
-const env: NodeJS.ProcessEnv = { ...process.env, CEREAL_DATA_DIR: path.join(root, "data"), NEXTAUTH_SECRET: "bench-secret", CEREAL_TF_BACKEND: process.env.CEREAL_TF_BACKEND };
-delete env.DATABASE_URL;
-Object.assign(process.env, { CEREAL_DATA_DIR: env.CEREAL_DATA_DIR, NEXTAUTH_SECRET: env.NEXTAUTH_SECRET });
-delete process.env.DATABASE_URL;
+const { root, env } = await benchDataFolder("cereal-bench-latency-");
 
 const { migrateDatabase } = await import("@/lib/server/migrate");
 const { serverConfig } = await import("@/lib/server/config");

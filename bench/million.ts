@@ -21,10 +21,11 @@
  * (the load average is printed with every size).
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { writeNpyStreamed } from "@/lib/data/npy";
+import { benchDataFolder } from "./bench-data-folder";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -204,11 +205,7 @@ async function main() {
   const steps = Number(arg("steps", "1024"));
   const profile = arg("cpu-prof", "");
   const dashboardRuns = Number(arg("dashboard", "20"));
-  const root = await mkdtemp(path.join(os.tmpdir(), "cereal-bench-million-"));
-  const env: NodeJS.ProcessEnv = { ...process.env, CEREAL_DATA_DIR: path.join(root, "data"), NEXTAUTH_SECRET: "bench-secret" };
-  delete env.DATABASE_URL;
-  Object.assign(process.env, { CEREAL_DATA_DIR: env.CEREAL_DATA_DIR, NEXTAUTH_SECRET: env.NEXTAUTH_SECRET });
-  delete process.env.DATABASE_URL;
+  const { root, env } = await benchDataFolder("cereal-bench-million-");
   const { migrateDatabase } = await import("@/lib/server/migrate");
   const { serverConfig } = await import("@/lib/server/config");
   const { db } = await import("@/lib/server/db");
