@@ -60,14 +60,18 @@ function isRetryable(error: unknown): boolean {
 }
 
 /**
- * Serialises, per project, the transactions that draw tasks or assign a unique order: on
- * PostgreSQL a transaction-scoped advisory lock (released at commit or rollback), so several web
- * processes and workers never hand out the same task or number; on SQLite a no-op, since a write
- * transaction already runs alone. Call it first in the transaction.
+ * Serialises, per project, the transactions that draw tasks or assign a unique order; call it
+ * first in the transaction. On PostgreSQL a transaction-scoped advisory lock (released at commit
+ * or rollback), so several web processes and workers never hand out the same task or number. On
+ * SQLite, whose one write lock covers the whole file, it takes that lock now (a write statement
+ * that touches no row), waiting for it under the busy timeout: a transaction that only read
+ * first would be refused at its first write with SQLITE_BUSY_SNAPSHOT, without waiting, whenever
+ * another process committed in between; with 50 annotators answering, the worker's round freeze
+ * (read every settled task, then mark their labels) lost that race on every retry (issue #18 bench).
  */
 export async function lockProject(tx: Tx, projectId: string): Promise<void> {
-  if (!serverConfig().postgresUrl) return;
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${projectId}))`;
+  if (serverConfig().postgresUrl) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${projectId}))`;
+  else await tx.$executeRaw`UPDATE "Project" SET "name" = "name" WHERE 0`;
 }
 
 /** The PostgreSQL channel live events listen on (lib/server/live/project-listener.ts); the payload is a project id. */
