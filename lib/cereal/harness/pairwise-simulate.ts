@@ -7,7 +7,7 @@
 import { contingency, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
 import { drawUniformPairs, recordPairDraws, type PairDesign, type PairDesignOptions, type PairDrawRecord } from "../pairwise/pair-designs";
 import type { PseudoLabelStrategy } from "../pairwise/pairwise-estimate";
-import { addPairAnswers, initialPairwiseState, runPairwiseRound, type PairwiseRoundOptions } from "../pairwise/pairwise-round";
+import { addPairAnswers, initialPairwiseState, runPairwiseRound, type PairwiseRoundOptions, type PairwiseState } from "../pairwise/pairwise-round";
 import type { PairwiseSurrogateFactory } from "../pairwise/pair-surrogate";
 import { defaultNumOutputs } from "../pairwise/pair-surrogate";
 import type { CerealProblem } from "../method/problem";
@@ -88,7 +88,7 @@ export async function simulatePairwise(
   const oracle = (draws: readonly PairDrawRecord[]) => Uint8Array.from(draws, (d) => (labels[d.row] === labels[d.rowB] ? 1 : 0));
 
   const seedDraws = recordPairDraws(drawUniformPairs(n, Math.min(seedSize, budget), Random.from(options.seed, "seed-batch")), "uniform", 0, 0);
-  let state = { ...initialPairwiseState(problem, seedDraws, oracle(seedDraws)), stageModels };
+  let state: PairwiseState = { ...initialPairwiseState(problem, seedDraws, oracle(seedDraws)), stageModels };
   const surrogate = await factory(problem.embeddings, numOutputs);
   const rounds: PairwiseRoundRecord[] = [];
   const recordStop = stopRecorder(problem.clusterings.map((c) => c.name), options.stopRule);
