@@ -160,6 +160,21 @@ describe("pairPpiEstimate", () => {
     expect(interval.fmi[1]).toBeCloseTo(Math.max(exact.fmi, argmax.fmi), 9);
   });
 
+  it("tuned: takes the whole correction when it has no sampling variance, and none when it is all noise", () => {
+    const exact = pairCounts(clusters, stages(new Random(6), 60, predictions(1)));
+    const full = pairPpiEstimate(exact, argmax, null, 0.9, "full");
+    const tuned = pairPpiEstimate(exact, argmax, null, 0.9, "tuned");
+    for (const key of ["nmi", "ami", "vMeasure", "ari", "fmi"] as const) expect(tuned.estimate[key]).toBeCloseTo(full.estimate[key], 9);
+    // a gap of half a standard error (se of FMI = sqrt(varA / (b s))): w = max(0, D^2 - se^2) / D^2 = 0, argmax's values
+    const gap = pairCountMetrics(exact).fmi - argmax.fmi;
+    const noisy = { ...exact, varS: 0, covAS: 0, varA: (2 * gap * Math.sqrt(exact.b * exact.s)) ** 2 };
+    const shrunk = pairPpiEstimate(noisy, argmax, null, 0.9, "tuned");
+    expect(shrunk.estimate.fmi).toBe(argmax.fmi);
+    expect(shrunk.estimate.nmi).toBe(argmax.nmi);
+    // the interval is the full correction's either way
+    expect(shrunk.interval.fmi).toEqual(pairPpiEstimate(noisy, argmax, null, 0.9, "full").interval.fmi);
+  });
+
   it("gives FMI intervals that hold the truth at about their level with a weak model", () => {
     const trueFmi = fowlkesMallows(truth, clusters);
     const random = new Random(7);
