@@ -1,35 +1,45 @@
 /**
- * Prediction-powered pairwise estimates against the argmax ones (issue 25), on random-pairs
+ * Pairwise point estimates and intervals against the argmax one (issue 25), on random-pairs
  * simulations: labels.npy answers "same class or not?", rounds run runPairwiseRound (the MCL
- * surrogate, no bootstrap intervals), as `simulate --mode pairwise --pair-design random --pair-ppi`
- * does. Each run's answered pairs and every round's p(.|x) are cached under --cache (resumable:
- * a seed already there is not run again); the estimates are computed from the cache.
+ * surrogate, no bootstrap intervals), as `simulate --mode pairwise --pair-design random` does.
+ * Each run's answered pairs and every round's p(.|x) are cached under --cache (resumable: a seed
+ * already there is not run again); with --members E, E - 1 more fits of every round on the same
+ * training pairs with other seeds are cached beside it (`SEED.mM.bin`, member M; the pairs do not
+ * depend on the model, since random pairs ignore it). The estimates are computed from the cache.
  *
  *   nice -n 19 node --import tsx bench/pair-ppi.ts --bundle data/digits [--clustering kmeans_k10]
- *        [--seeds 0-99] [--batch 200] [--budget 1000] [--cache /tmp/pair-ppi] [--no-run]
+ *        [--seeds 0-99] [--batch 200] [--budget 1000] [--members 1] [--cache /tmp/pair-ppi] [--no-run]
  *
- * --no-run reports the seeds already cached. Prints per metric: AEC per 1,000 answers (mean +-
- * standard error over runs) of argmax and pair-ppi, the paired ratio, and pair-ppi's 90% interval
- * coverage with runs as the unit (mean of each run's share of rounds whose interval holds the
- * truth), over all rounds, and at each run's last round. Then two diagnostics: the ceiling of the NMI correction (argmax plus
- * the exact FMI or ARI gap, truth minus argmax, as if the pair counts were known), argmax plus half
- * the estimated correction (a fixed shrinkage), per round argmax's NMI bias and spread over runs
- * and pair-ppi's mean NMI interval width, and per stage the
- * drawing model's fit to the answers (same answers, correlation of f with g = sum_k p_ik p_jk, the
- * residual variance share 1 - rho^2 that bounds what the control variate removes).
+ * --no-run reports the seeds already cached (with all members). Runs are made member by member
+ * (every seed's member 0, then every seed's member 1, ...), so a stopped bench leaves whole members.
+ * Prints per variant and metric: AEC per 1,000 answers (mean +- standard error over runs), the
+ * paired ratio to argmax, the runs where it beats argmax, and the 90% interval coverage of the
+ * variants with intervals, runs as the unit (mean of each run's share of rounds whose interval
+ * holds the truth), and at each run's last round. Variants:
+ *   argmax            the app's estimate: NMI etc. of the argmax ids of member 0's fit
+ *   soft              the expected table of member 0's p(.|x) (estimators-soft.ts)
+ *   last-2            the mean of argmax's estimates at this round and the one before
+ *   pair-ppi          argmax + the full pair-count correction (pairPpiEstimate, weight "full")
+ *   pair-ppi-tuned    argmax + the correction with its squared-error weight (weight "tuned")
+ *   ensemble-E        the mean of E fits' argmax estimates (E = 2 .. members)
+ *   ensemble-E-ppi-tuned / -ppi   the same corrections on the ensemble: g is the E fits' mean
+ *                     same-probability, the base the ensemble's estimate
+ * Then per stage the drawing models' fit to the answers: corr(f, g) of member 0 and of the ensemble.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { aec } from "@/lib/cereal/harness/aec";
-import { argmaxEstimator, estimateMetrics } from "@/lib/cereal/method/estimators";
+import { argmaxEstimator, estimateMetrics, type Estimator } from "@/lib/cereal/method/estimators";
+import { softEstimator } from "@/lib/cereal/method/estimators-soft";
 import { drawUniformPairs, recordPairDraws, type PairDrawRecord } from "@/lib/cereal/pairwise/pair-designs";
-import { pairCounts, pairPpiEstimate, stagesByRound } from "@/lib/cereal/pairwise/pair-count-ppi";
+import { modelsOfDrawingRounds, pairCounts, pairPpiEstimate, stagesByRound, type PairCorrectionWeight } from "@/lib/cereal/pairwise/pair-count-ppi";
 import { defaultNumOutputs, sameProbability } from "@/lib/cereal/pairwise/pair-surrogate";
 import { pairwiseEstimatorInput } from "@/lib/cereal/pairwise/pairwise-estimate";
-import { addPairAnswers, initialPairwiseState, runPairwiseRound } from "@/lib/cereal/pairwise/pairwise-round";
-import { Random } from "@/lib/random/named-streams";
+import { addPairAnswers, fitPairwiseRound, initialPairwiseState, runPairwiseRound, type PairwiseState } from "@/lib/cereal/pairwise/pairwise-round";
+import { deriveSeed, Random } from "@/lib/random/named-streams";
 import { loadBundle } from "@/lib/data/bundle";
-import { contingency, metricsFromTable, type MetricKey } from "@/lib/metrics";
+import { contingency, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
+import type { Interval } from "@/lib/cereal/method/intervals";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -54,6 +64,7 @@ const clustering = arg("clustering", "kmeans_k10");
 const [from, to] = arg("seeds", "0-19").split("-").map(Number);
 const batch = Number(arg("batch", "200"));
 const budget = Number(arg("budget", "1000"));
+const members = Number(arg("members", "1"));
 const cache = join(arg("cache", "/tmp/pair-ppi"), `${bundleDir.split("/").filter(Boolean).pop()}-${clustering}-${batch}-${budget}`);
 mkdirSync(cache, { recursive: true });
 
@@ -63,6 +74,7 @@ const labels = bundle.labels;
 const problem = { embeddings: { data: bundle.embeddings, n: bundle.n, d: bundle.d }, numClasses: bundle.numClasses, clusterings: bundle.clusterings };
 const n = bundle.n;
 const k = defaultNumOutputs(bundle.numClasses);
+const memberFile = (seed: number, m: number) => join(cache, m === 0 ? `${seed}.bin` : `${seed}.m${m}.bin`);
 
 async function run(seed: number): Promise<void> {
   const { mclSurrogateFactory } = await import("@/models/mcl-surrogate");
@@ -81,70 +93,127 @@ async function run(seed: number): Promise<void> {
   } finally {
     surrogate.dispose();
   }
-  writeFileSync(join(cache, `${seed}.bin`), Buffer.concat(probas.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength))));
+  writeFileSync(memberFile(seed, 0), Buffer.concat(probas.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength))));
   const cached: CachedRun = { seed, n, k, rounds: probas.length, a: [...state.pairs.a], b: [...state.pairs.b], same: [...state.pairs.same], round: state.draws.map((d) => d.round), q: state.draws.map((d) => d.q) };
   writeFileSync(join(cache, `${seed}.json`), JSON.stringify(cached));
 }
 
+/** the answered pairs of rounds 0..r of a cached run, and their draw records */
+function pairsUpTo(c: CachedRun, r: number) {
+  const upTo = c.round.flatMap((x, i) => (x <= r ? [i] : []));
+  return {
+    pairs: { a: Int32Array.from(upTo, (i) => c.a[i]), b: Int32Array.from(upTo, (i) => c.b[i]), same: Uint8Array.from(upTo, (i) => c.same[i]) },
+    draws: upTo.map((i) => ({ round: c.round[i], q: c.q[i] })),
+  };
+}
+
+/** member m >= 1: every round of run `seed` fitted again on its pairs (own hold-out split and weights) */
+async function refit(seed: number, m: number): Promise<void> {
+  const { mclSurrogateFactory } = await import("@/models/mcl-surrogate");
+  const c = JSON.parse(readFileSync(join(cache, `${seed}.json`), "utf8")) as CachedRun;
+  const surrogate = await mclSurrogateFactory({ model: "mlp" })(problem.embeddings, k);
+  const probas: Float32Array[] = [];
+  try {
+    for (let r = 0; r < c.rounds; r++) {
+      const state: PairwiseState = { problem, pairs: pairsUpTo(c, r).pairs, draws: [], round: r };
+      const fitted = await fitPairwiseRound(state, surrogate, { design: "random", strategy: "all", batch: 0, seed: deriveSeed(seed, "ensemble", m), intervals: false });
+      probas.push(fitted.proba!);
+    }
+  } finally {
+    surrogate.dispose();
+  }
+  writeFileSync(memberFile(seed, m), Buffer.concat(probas.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength))));
+}
+
+if (!process.argv.includes("--no-run"))
+  for (let m = 0; m < members; m++)
+    for (let seed = from; seed <= to; seed++) {
+      if (existsSync(memberFile(seed, m)) && (m > 0 || existsSync(join(cache, `${seed}.json`)))) continue;
+      await (m === 0 ? run(seed) : refit(seed, m));
+      console.error(`cached seed ${seed} member ${m}`);
+    }
+
 const METRICS: MetricKey[] = ["nmi", "ami", "ari", "fmi"];
 const truth = metricsFromTable(contingency(labels, bundle.clusterings[0].assignments));
-const runs: { argmax: Record<MetricKey, number>; ppi: Record<MetricKey, number>; ceiling: { fmi: number; ari: number }; half: number; covered: Record<MetricKey, number>; lastCovered: Record<MetricKey, boolean>; rounds: number }[] = [];
-/** per round: argmax NMI minus the truth, and pair-ppi's NMI interval width, one entry per run */
-const byRound: { error: number[]; width: number[] }[] = [];
-/** per stage s >= 1: same answers, corr(f, g), 1 - corr^2, one entry per run */
-const stageFit: { same: number[]; corr: number[]; residual: number[] }[] = [];
+const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
+const meanMetrics = (values: readonly MetricValues[]) => Object.fromEntries(METRIC_KEYS.map((m) => [m, mean(values.map((v) => v[m]))])) as MetricValues;
+
+interface Point {
+  readonly estimate: MetricValues;
+  readonly interval?: Record<MetricKey, Interval>;
+}
+/** per variant, per run: AEC by metric, rounds whose interval held the truth, last round held */
+const results = new Map<string, { aec: Record<MetricKey, number>; covered: Record<MetricKey, number> | null; last: Record<MetricKey, boolean>; rounds: number }[]>();
+/** per stage s >= 1: corr(f, g) of member 0 and of the ensemble, one entry per run */
+const stageFit: { single: number[]; ensemble: number[] }[] = [];
+
 for (let seed = from; seed <= to; seed++) {
-  if (!existsSync(join(cache, `${seed}.json`))) {
-    if (process.argv.includes("--no-run")) continue;
-    await run(seed);
-  }
+  if (!existsSync(join(cache, `${seed}.json`)) || !Array.from({ length: members }, (_, m) => existsSync(memberFile(seed, m))).every(Boolean)) continue;
   const c = JSON.parse(readFileSync(join(cache, `${seed}.json`), "utf8")) as CachedRun;
-  const raw = readFileSync(join(cache, `${seed}.bin`));
-  const all = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
-  const probaByRound = Array.from({ length: c.rounds }, (_, r) => all.subarray(r * n * k, (r + 1) * n * k));
-  const ceilings = { fmi: [] as { nLabels: number; absErr: number }[], ari: [] as { nLabels: number; absErr: number }[] };
-  const half: { nLabels: number; absErr: number }[] = [];
-  const curves = { argmax: [] as { nLabels: number; absErr: Record<MetricKey, number> }[], ppi: [] as { nLabels: number; absErr: Record<MetricKey, number> }[] };
-  const covered = Object.fromEntries(METRICS.map((m) => [m, 0])) as Record<MetricKey, number>;
-  const lastCovered = Object.fromEntries(METRICS.map((m) => [m, false])) as Record<MetricKey, boolean>;
+  /** models[r][m]: member m's p(.|x) at round r */
+  const models = Array.from({ length: c.rounds }, () => [] as Float32Array[]);
+  for (let m = 0; m < members; m++) {
+    const raw = readFileSync(memberFile(seed, m));
+    const all = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+    for (let r = 0; r < c.rounds; r++) models[r].push(all.subarray(r * n * k, (r + 1) * n * k));
+  }
+  const tableEstimate = (proba: Float32Array, estimator: Estimator) =>
+    estimateMetrics(pairwiseEstimatorInput(proba, k, n, "all", new Int32Array(0)), problem.clusterings, estimator)[clustering];
+  const curves = new Map<string, { nLabels: number; point: Point }[]>();
+  const add = (name: string, nLabels: number, point: Point) => {
+    if (!curves.has(name)) curves.set(name, []);
+    curves.get(name)!.push({ nLabels, point });
+  };
+  let previous: MetricValues | null = null;
   for (let r = 0; r < c.rounds; r++) {
-    const upTo = c.round.flatMap((x, i) => (x <= r ? [i] : []));
-    const pairs = { a: Int32Array.from(upTo, (i) => c.a[i]), b: Int32Array.from(upTo, (i) => c.b[i]), same: Uint8Array.from(upTo, (i) => c.same[i]) };
-    const draws = upTo.map((i) => ({ round: c.round[i], q: c.q[i] }));
-    const input = pairwiseEstimatorInput(probaByRound[r], k, n, "all", new Int32Array(0));
-    const argmax = estimateMetrics(input, problem.clusterings, argmaxEstimator)[clustering];
-    const ppi = pairPpiEstimate(pairCounts(bundle.clusterings[0].assignments, stagesByRound(pairs, draws, probaByRound, k)), argmax, null, 0.9);
-    const absErr = (v: Record<MetricKey, number>) => Object.fromEntries(METRICS.map((m) => [m, Math.abs(v[m] - truth[m])])) as Record<MetricKey, number>;
-    curves.argmax.push({ nLabels: pairs.a.length, absErr: absErr(argmax) });
-    const at = (byRound[r] ??= { error: [], width: [] });
-    at.error.push(argmax.nmi - truth.nmi);
-    at.width.push(ppi.interval.nmi[1] - ppi.interval.nmi[0]);
-    half.push({ nLabels: pairs.a.length, absErr: Math.abs((argmax.nmi + ppi.estimate.nmi) / 2 - truth.nmi) });
-    for (const gap of ["fmi", "ari"] as const) ceilings[gap].push({ nLabels: pairs.a.length, absErr: Math.abs(argmax.nmi + truth[gap] - argmax[gap] - truth.nmi) });
-    curves.ppi.push({ nLabels: pairs.a.length, absErr: absErr(ppi.estimate) });
-    for (const m of METRICS) {
-      const holds = truth[m] >= ppi.interval[m][0] && truth[m] <= ppi.interval[m][1];
-      if (holds) covered[m]++;
-      lastCovered[m] = holds;
+    const { pairs, draws } = pairsUpTo(c, r);
+    const nLabels = pairs.a.length;
+    const argmaxes = models[r].map((p) => tableEstimate(p, argmaxEstimator));
+    const argmax = argmaxes[0];
+    add("argmax", nLabels, { estimate: argmax });
+    add("soft", nLabels, { estimate: tableEstimate(models[r][0], softEstimator) });
+    add("last-2", nLabels, { estimate: previous ? meanMetrics([argmax, previous]) : argmax });
+    previous = argmax;
+    const clusterIds = bundle.clusterings[0].assignments;
+    const single = pairCounts(clusterIds, stagesByRound(pairs, draws, modelsOfDrawingRounds(models.map((ms) => [ms[0]])), k));
+    const corrected = (counts: typeof single, base: MetricValues, weight: PairCorrectionWeight) => pairPpiEstimate(counts, base, null, 0.9, weight);
+    add("pair-ppi", nLabels, corrected(single, argmax, "full"));
+    add("pair-ppi-tuned", nLabels, corrected(single, argmax, "tuned"));
+    for (let e = 2; e <= members; e++) add(`ensemble-${e}`, nLabels, { estimate: meanMetrics(argmaxes.slice(0, e)) });
+    if (members > 1) {
+      const base = meanMetrics(argmaxes);
+      const counts = pairCounts(clusterIds, stagesByRound(pairs, draws, modelsOfDrawingRounds(models), k));
+      add(`ensemble-${members}-ppi`, nLabels, corrected(counts, base, "full"));
+      add(`ensemble-${members}-ppi-tuned`, nLabels, corrected(counts, base, "tuned"));
     }
   }
-  const aecOf = (curve: typeof curves.argmax) => Object.fromEntries(METRICS.map((m) => [m, aec(curve.map((p) => ({ nLabels: p.nLabels, absErr: p.absErr[m] })), 1000)])) as Record<MetricKey, number>;
-  runs.push({ argmax: aecOf(curves.argmax), ppi: aecOf(curves.ppi), ceiling: { fmi: aec(ceilings.fmi, 1000), ari: aec(ceilings.ari, 1000) }, half: aec(half, 1000), covered, lastCovered, rounds: c.rounds });
+  for (const [name, curve] of curves) {
+    const covered = Object.fromEntries(METRICS.map((m) => [m, 0])) as Record<MetricKey, number>;
+    const last = Object.fromEntries(METRICS.map((m) => [m, false])) as Record<MetricKey, boolean>;
+    for (const { point } of curve)
+      for (const m of METRICS) {
+        if (!point.interval) continue;
+        const holds = truth[m] >= point.interval[m][0] && truth[m] <= point.interval[m][1];
+        if (holds) covered[m]++;
+        last[m] = holds;
+      }
+    const aecs = Object.fromEntries(METRICS.map((m) => [m, aec(curve.map((p) => ({ nLabels: p.nLabels, absErr: Math.abs(p.point.estimate[m] - truth[m]) })), 1000)])) as Record<MetricKey, number>;
+    if (!results.has(name)) results.set(name, []);
+    results.get(name)!.push({ aec: aecs, covered: curve[0].point.interval ? covered : null, last, rounds: curve.length });
+  }
   for (let s = 1; s < c.rounds; s++) {
     const rows = c.round.flatMap((x, i) => (x === s ? [i] : []));
     const f = rows.map((i) => c.same[i]);
-    const g = rows.map((i) => sameProbability(probaByRound[s - 1], k, c.a[i], c.b[i]));
-    const corr = correlation(f, g);
-    const fit = (stageFit[s - 1] ??= { same: [], corr: [], residual: [] });
-    fit.same.push(f.reduce((x, y) => x + y, 0));
-    fit.corr.push(corr);
-    fit.residual.push(1 - corr * corr);
+    const g = (ms: Float32Array[]) => rows.map((i) => mean(ms.map((p) => sameProbability(p, k, c.a[i], c.b[i]))));
+    const fit = (stageFit[s - 1] ??= { single: [], ensemble: [] });
+    fit.single.push(correlation(f, g(models[s - 1].slice(0, 1))));
+    fit.ensemble.push(correlation(f, g(models[s - 1])));
   }
 }
 
 function correlation(x: number[], y: number[]): number {
-  const mx = x.reduce((s, v) => s + v, 0) / x.length;
-  const my = y.reduce((s, v) => s + v, 0) / y.length;
+  const mx = mean(x);
+  const my = mean(y);
   let cxy = 0;
   let cxx = 0;
   let cyy = 0;
@@ -156,31 +225,20 @@ function correlation(x: number[], y: number[]): number {
   return cxx > 0 && cyy > 0 ? cxy / Math.sqrt(cxx * cyy) : 0;
 }
 
-const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
 const se = (x: number[]): number => Math.sqrt(x.reduce((s, v) => s + (v - mean(x)) ** 2, 0) / (x.length - 1) / x.length);
 const cell = (x: number[]) => `${mean(x).toFixed(4)} +- ${se(x).toFixed(4)}`;
-console.log(`${bundleDir} ${clustering}, random pairs, stages of ${batch} to ${budget} answers, ${runs.length} runs (seeds ${from}-${to})`);
-console.log("| metric | argmax AEC per 1,000 | pair-ppi AEC per 1,000 | ratio | runs pair-ppi better | 90% coverage, runs as unit | rounds covered | last round covered |");
-console.log("|---|---|---|---|---|---|---|---|");
-for (const m of METRICS) {
-  const a = runs.map((r) => r.argmax[m]);
-  const p = runs.map((r) => r.ppi[m]);
-  const better = runs.filter((r) => r.ppi[m] < r.argmax[m]).length;
-  const share = runs.map((r) => r.covered[m] / r.rounds);
-  const rounds = runs.reduce((s, r) => s + r.rounds, 0);
-  console.log(`| ${m} | ${cell(a)} | ${cell(p)} | ${(mean(p) / mean(a)).toFixed(2)}x | ${better}/${runs.length} | ${mean(share).toFixed(3)} | ${runs.reduce((s, r) => s + r.covered[m], 0)}/${rounds} | ${runs.filter((r) => r.lastCovered[m]).length}/${runs.length} |`);
-}
-const argmaxNmi = mean(runs.map((r) => r.argmax.nmi));
-for (const gap of ["fmi", "ari"] as const) {
-  const ceiling = runs.map((r) => r.ceiling[gap]);
-  console.log(`ceiling: argmax NMI + the exact ${gap.toUpperCase()} gap: AEC ${cell(ceiling)} (${(mean(ceiling) / argmaxNmi).toFixed(2)}x argmax)`);
-}
-const halfway = runs.map((r) => r.half);
-console.log(`argmax NMI + half the FMI correction (a fixed shrinkage): AEC ${cell(halfway)} (${(mean(halfway) / argmaxNmi).toFixed(2)}x argmax)`);
-const sd = (x: number[]) => Math.sqrt(x.reduce((s, v) => s + (v - mean(x)) ** 2, 0) / (x.length - 1));
-console.log("| round | argmax NMI bias | argmax NMI sd | pair-ppi NMI interval width |");
-console.log("|---|---|---|---|");
-byRound.forEach((at, r) => console.log(`| ${r} | ${mean(at.error).toFixed(3)} | ${sd(at.error).toFixed(3)} | ${mean(at.width).toFixed(3)} |`));
-console.log("| stage (drawn by the model of round) | same answers | corr(f, g) | 1 - rho^2 |");
-console.log("|---|---|---|---|");
-stageFit.forEach((fit, i) => console.log(`| ${i + 1} (${i}) | ${mean(fit.same).toFixed(1)} | ${mean(fit.corr).toFixed(3)} | ${mean(fit.residual).toFixed(3)} |`));
+const baseline = results.get("argmax") ?? [];
+console.log(`${bundleDir} ${clustering}, random pairs, stages of ${batch} to ${budget} answers, ${baseline.length} runs (seeds ${from}-${to}, ${members} member(s))`);
+console.log("| variant | metric | AEC per 1,000 | ratio to argmax | runs better | 90% coverage, runs as unit | last round covered |");
+console.log("|---|---|---|---|---|---|---|");
+for (const m of METRICS)
+  for (const [name, runs] of results) {
+    const values = runs.map((r) => r.aec[m]);
+    const better = runs.filter((r, i) => r.aec[m] < baseline[i].aec[m]).length;
+    const coverage = runs[0].covered ? mean(runs.map((r) => r.covered![m] / r.rounds)).toFixed(3) : "-";
+    const last = runs[0].covered ? `${runs.filter((r) => r.last[m]).length}/${runs.length}` : "-";
+    console.log(`| ${name} | ${m} | ${cell(values)} | ${(mean(values) / mean(baseline.map((r) => r.aec[m]))).toFixed(2)}x | ${better}/${runs.length} | ${coverage} | ${last} |`);
+  }
+console.log("| stage (drawn by the models of round) | corr(f, g), member 0 | corr(f, g), ensemble |");
+console.log("|---|---|---|");
+stageFit.forEach((fit, i) => console.log(`| ${i + 1} (${i}) | ${mean(fit.single).toFixed(3)} | ${mean(fit.ensemble).toFixed(3)} |`));

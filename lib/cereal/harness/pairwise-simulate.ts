@@ -7,7 +7,7 @@
 import { contingency, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
 import { drawUniformPairs, recordPairDraws, type PairDesign, type PairDesignOptions, type PairDrawRecord } from "../pairwise/pair-designs";
 import type { PseudoLabelStrategy } from "../pairwise/pairwise-estimate";
-import { addPairAnswers, initialPairwiseState, runPairwiseRound, type PairwiseRoundOptions } from "../pairwise/pairwise-round";
+import { addPairAnswers, initialPairwiseState, runPairwiseRound, type PairwiseRoundOptions, type PairwiseState } from "../pairwise/pairwise-round";
 import type { PairwiseSurrogateFactory } from "../pairwise/pair-surrogate";
 import { defaultNumOutputs } from "../pairwise/pair-surrogate";
 import type { CerealProblem } from "../method/problem";
@@ -82,13 +82,13 @@ export async function simulatePairwise(
   if (labels.length !== n) throw new Error(`${labels.length} reference labels for ${n} items`);
   if (seedSize <= 0 || batch <= 0) throw new Error("seed size and batch must be positive");
   if (options.pairPpi && options.design !== "random") throw new Error(`pair-ppi needs uniform pair stages (the random design), not ${options.design}`);
-  // each round's p(.|x): the stage a round draws is corrected with that round's (out-of-sample) predictions
-  const probaByRound: (Float32Array | null)[] = [];
+  // each stage's drawing model: round r's p(.|x) corrects stage r + 1, whose answers it never saw
+  const stageModels = new Map<number, readonly Float32Array[]>();
   const truth = trueMetrics(problem, labels);
   const oracle = (draws: readonly PairDrawRecord[]) => Uint8Array.from(draws, (d) => (labels[d.row] === labels[d.rowB] ? 1 : 0));
 
   const seedDraws = recordPairDraws(drawUniformPairs(n, Math.min(seedSize, budget), Random.from(options.seed, "seed-batch")), "uniform", 0, 0);
-  let state = initialPairwiseState(problem, seedDraws, oracle(seedDraws));
+  let state: PairwiseState = { ...initialPairwiseState(problem, seedDraws, oracle(seedDraws)), stageModels };
   const surrogate = await factory(problem.embeddings, numOutputs);
   const rounds: PairwiseRoundRecord[] = [];
   const recordStop = stopRecorder(problem.clusterings.map((c) => c.name), options.stopRule);
@@ -119,8 +119,8 @@ export async function simulatePairwise(
       }
       let positives = 0;
       for (const s of state.pairs.same) positives += s;
-      probaByRound[result.round] = result.proba;
-      const byEstimator = options.pairPpi ? pairPpiRecords(problem, state, probaByRound, numOutputs, result.estimate, result.intervals, truth) : undefined;
+      if (result.proba) stageModels.set(result.round + 1, [result.proba]);
+      const byEstimator = options.pairPpi ? pairPpiRecords(problem, state, stageModels, numOutputs, result.estimate, result.intervals, truth) : undefined;
       const record: PairwiseRoundRecord = {
         round: result.round,
         nLabels,
@@ -182,13 +182,13 @@ export async function simulatePairwise(
 function pairPpiRecords(
   problem: CerealProblem,
   state: { pairs: { a: Int32Array; b: Int32Array; same: Uint8Array }; draws: readonly PairDrawRecord[] },
-  probaByRound: readonly (Float32Array | null)[],
+  stageModels: ReadonlyMap<number, readonly Float32Array[]>,
   k: number,
   estimate: Record<string, MetricValues>,
   intervals: IntervalReport | null,
   truth: Record<string, MetricValues>,
 ) {
-  const stages = stagesByRound(state.pairs, state.draws, probaByRound, k);
+  const stages = stagesByRound(state.pairs, state.draws, stageModels, k);
   const level = intervals?.level ?? 0.9;
   const corrected = Object.fromEntries(
     problem.clusterings.map((c) => [c.name, pairPpiEstimate(pairCounts(c.assignments, stages), estimate[c.name], intervals?.interval[c.name] ?? null, level)]),

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ari, contingency, fowlkesMallows, metricsFromTable } from "@/lib/metrics";
 import { Random } from "../../random/named-streams";
 import { drawUniformPairs, pairKey } from "./pair-designs";
-import { normalQuantile, pairCountMetrics, pairCounts, pairPpiEstimate, stagesByRound, type PairStage } from "./pair-count-ppi";
+import { modelsOfDrawingRounds, normalQuantile, pairCountMetrics, pairCounts, pairPpiEstimate, stagesByRound, type PairStage } from "./pair-count-ppi";
 
 const n = 40;
 const k = 4;
@@ -43,7 +43,7 @@ function stages(random: Random, m: number, proba: Float32Array | null): PairStag
       b: Int32Array.from(draws, (d) => d.rowB),
       same: Uint8Array.from(draws, (d) => (truth[d.row] === truth[d.rowB] ? 1 : 0)),
       q: Float64Array.from(draws, (d) => d.q),
-      proba: p,
+      models: p ? [p] : [],
       k,
     };
   });
@@ -79,7 +79,7 @@ describe("prediction-powered pair counts", () => {
       const [seed, second] = stages(random, 40, predictions(0.6));
       const ppi = pairCounts(clusters, [seed, second]).s;
       // the second stage alone with lambda = 0: known seed answers plus its HT count of the rest
-      const ht = pairCounts(clusters, [seed, { ...second, proba: predictions(0) }]).s;
+      const ht = pairCounts(clusters, [seed, { ...second, models: [predictions(0)] }]).s;
       sumPpi += ppi;
       squaredPpi += (ppi - t.s) ** 2;
       squaredHt += (ht - t.s) ** 2;
@@ -120,7 +120,7 @@ describe("normalQuantile", () => {
 });
 
 describe("stagesByRound", () => {
-  it("groups the answered pairs by draw round, each with the p(.|x) of the round before", () => {
+  it("groups the answered pairs by draw round, each with the p(.|x) of the round before and q scaled by its answered share", () => {
     const pairs = { a: Int32Array.of(0, 1, 2), b: Int32Array.of(5, 6, 7), same: Uint8Array.of(1, 0, 1) };
     const draws = [
       { round: 0, q: 0.1 },
@@ -129,14 +129,15 @@ describe("stagesByRound", () => {
     ];
     const p0 = predictions(0.5);
     const p1 = predictions(0.9);
-    const stages = stagesByRound(pairs, draws, [p0, p1], k);
+    const stages = stagesByRound(pairs, draws, modelsOfDrawingRounds([[p0], [p1]]), k, new Map([[1, 0.5]]));
     expect(stages).toHaveLength(2);
     expect([...stages[0].a]).toEqual([0, 2]);
     expect([...stages[0].same]).toEqual([1, 1]);
-    expect(stages[0].proba).toBeNull();
+    expect(stages[0].models).toEqual([]);
     expect([...stages[1].b]).toEqual([6]);
-    expect([...stages[1].q]).toEqual([0.2]);
-    expect(stages[1].proba).toBe(p0);
+    // half of stage 1's drawn pairs answered: its q is halved
+    expect([...stages[1].q]).toEqual([0.1]);
+    expect(stages[1].models).toEqual([p0]);
   });
 });
 
@@ -157,6 +158,21 @@ describe("pairPpiEstimate", () => {
     // no sampling variance: the interval runs from the corrected value to the argmax one
     expect(interval.fmi[0]).toBeCloseTo(Math.min(exact.fmi, argmax.fmi), 9);
     expect(interval.fmi[1]).toBeCloseTo(Math.max(exact.fmi, argmax.fmi), 9);
+  });
+
+  it("tuned: takes the whole correction when it has no sampling variance, and none when it is all noise", () => {
+    const exact = pairCounts(clusters, stages(new Random(6), 60, predictions(1)));
+    const full = pairPpiEstimate(exact, argmax, null, 0.9, "full");
+    const tuned = pairPpiEstimate(exact, argmax, null, 0.9, "tuned");
+    for (const key of ["nmi", "ami", "vMeasure", "ari", "fmi"] as const) expect(tuned.estimate[key]).toBeCloseTo(full.estimate[key], 9);
+    // a gap of half a standard error (se of FMI = sqrt(varA / (b s))): w = max(0, D^2 - se^2) / D^2 = 0, argmax's values
+    const gap = pairCountMetrics(exact).fmi - argmax.fmi;
+    const noisy = { ...exact, varS: 0, covAS: 0, varA: (2 * gap * Math.sqrt(exact.b * exact.s)) ** 2 };
+    const shrunk = pairPpiEstimate(noisy, argmax, null, 0.9, "tuned");
+    expect(shrunk.estimate.fmi).toBe(argmax.fmi);
+    expect(shrunk.estimate.nmi).toBe(argmax.nmi);
+    // the interval is the full correction's either way
+    expect(shrunk.interval.fmi).toEqual(pairPpiEstimate(noisy, argmax, null, 0.9, "full").interval.fmi);
   });
 
   it("gives FMI intervals that hold the truth at about their level with a weak model", () => {

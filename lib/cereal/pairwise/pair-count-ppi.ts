@@ -12,8 +12,8 @@
  * answers, so g is out of sample), and P_s sums w g over the pairs not taken before stage s (all
  * pairs in O(nk) per cluster, less the taken ones). E[T_s | past] = t for lambda fixed given the
  * past; lambda is power-tuned on the stage (Cov(wf, wg) / Var(wg), clipped to [0, 1], as PPI++).
- * Stages are combined with weights proportional to their sizes (fixed before the draws); the seed
- * stage, which has no model, enters only when no later stage exists (then lambda = 0: plain HT).
+ * Stages are combined with weights proportional to their sizes (fixed before the draws); a stage
+ * without a model (the seed stage) enters only when no stage has one (then lambda = 0: plain HT).
  * Each stage's T_s has the sampling variance m Var(r) of its m residuals r = (w f - lambda w g) / q
  * (with replacement, lambda taken as fixed); the combined counts carry the weighted variances and
  * the covariance of a and s, so a metric of (a, s) gets a delta-method interval (pairPpiEstimate).
@@ -21,7 +21,8 @@
  */
 
 import { clampMetric, METRIC_KEYS, type MetricKey, type MetricValues } from "@/lib/metrics";
-import type { Interval } from "../method/intervals";
+import type { Interval, IntervalReport } from "../method/intervals";
+import type { TestClustering } from "../method/problem";
 import type { LabeledPairs } from "./pair-surrogate";
 
 export interface PairStage {
@@ -30,8 +31,11 @@ export interface PairStage {
   readonly same: Uint8Array;
   /** each pair's inclusion probability in its stage */
   readonly q: Float64Array;
-  /** p(.|x) [n x k] of the model that drew the stage; null for the seed stage */
-  readonly proba: Float32Array | null;
+  /**
+   * p(.|x) [n x k] of the fits of the round that drew the stage (several: an ensemble of refits,
+   * g is their mean same-probability); empty for the seed stage
+   */
+  readonly models: readonly Float32Array[];
   readonly k: number;
 }
 
@@ -54,6 +58,18 @@ const sameProbability = (proba: Float32Array, k: number, i: number, j: number) =
   for (let c = 0; c < k; c++) p += proba[i * k + c] * proba[j * k + c];
   return p;
 };
+
+/** g_ij: the stage's models' mean same-probability (0 without a model) */
+const stageSameProbability = (stage: PairStage, i: number, j: number) =>
+  stage.models.reduce((g, proba) => g + sameProbability(proba, stage.k, i, j), 0) / Math.max(1, stage.models.length);
+
+/** sum of g over all pairs within each group, the stage's models averaged */
+function stagePairsSum(stage: PairStage, groups: Int32Array): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const proba of stage.models)
+    for (const [group, v] of allPairsSum(proba, stage.k, groups)) out.set(group, (out.get(group) ?? 0) + v / stage.models.length);
+  return out;
+}
 
 /** sum of g_ij over all pairs i < j within each group of `groups` (one group: pass all zeros) */
 function allPairsSum(proba: Float32Array, k: number, groups: Int32Array): Map<number, number> {
@@ -97,28 +113,39 @@ function tunedLambda(f: Float64Array, g: Float64Array): number {
 }
 
 /**
- * The answered pairs as stages, one per draw round in order, each with the p(.|x) of the round
- * before it (the model that drew it, which never saw its answers); the seed stage (round 0) has none.
- * `draws` is aligned with `pairs`; probaByRound[r] is round r's p(.|x) [n x k].
+ * The answered pairs as stages, one per draw stage in order (a draw record's `round`), each with
+ * the p(.|x) of the models fixed before it was drawn (they never saw its answers); a stage without
+ * models (the seed stage) corrects nothing. `draws` is aligned with `pairs`; models.get(s) holds
+ * stage s's models' p(.|x) [n x k] (one fit, or an ensemble's). response.get(s), the share of stage
+ * s's drawn pairs that were answered (skips and "unsure" leave a stage), scales its q: the answered
+ * pairs are taken as a uniform sample of the drawn ones (default 1).
  */
 export function stagesByRound(
   pairs: LabeledPairs,
   draws: readonly { readonly round: number; readonly q: number }[],
-  probaByRound: readonly (Float32Array | null)[],
+  models: ReadonlyMap<number, readonly Float32Array[]>,
   k: number,
+  response: ReadonlyMap<number, number> = new Map(),
 ): PairStage[] {
   const rounds = [...new Set(draws.map((d) => d.round))].sort((x, y) => x - y);
   return rounds.map((round) => {
     const rows = draws.flatMap((d, i) => (d.round === round ? [i] : []));
+    const answered = response.get(round) ?? 1;
+    if (!(answered > 0 && answered <= 1)) throw new RangeError(`stage ${round}: the answered share must be in (0, 1], got ${answered}`);
     return {
       a: Int32Array.from(rows, (i) => pairs.a[i]),
       b: Int32Array.from(rows, (i) => pairs.b[i]),
       same: Uint8Array.from(rows, (i) => pairs.same[i]),
-      q: Float64Array.from(rows, (i) => draws[i].q),
-      proba: round === 0 ? null : (probaByRound[round - 1] ?? null),
+      q: Float64Array.from(rows, (i) => draws[i].q * answered),
+      models: models.get(round) ?? [],
       k,
     };
   });
+}
+
+/** The simulator's stage models: round r draws stage r + 1, so stage s has round s - 1's fits. */
+export function modelsOfDrawingRounds(modelsByRound: readonly (readonly Float32Array[] | null)[]): Map<number, readonly Float32Array[]> {
+  return new Map(modelsByRound.flatMap((models, r) => (models?.length ? [[r + 1, models] as const] : [])));
 }
 
 /** The pair counts of clustering `clusterIds` from the answered stages, in order (stage 0 first). */
@@ -136,8 +163,10 @@ export function pairCounts(clusterIds: Int32Array, stages: readonly PairStage[])
   let knownS = 0;
   let knownA = 0;
   const earlier: PairStage[] = [];
+  const anyModelled = stages.some((s) => s.models.length > 0);
   for (const stage of stages) {
-    const usable = stage.proba !== null || stages.length === 1;
+    const modelled = stage.models.length > 0;
+    const usable = modelled || !anyModelled;
     if (usable && stage.a.length > 0) {
       const m = stage.a.length;
       const fS = new Float64Array(m);
@@ -148,7 +177,7 @@ export function pairCounts(clusterIds: Int32Array, stages: readonly PairStage[])
         const i = stage.a[t];
         const j = stage.b[t];
         const w = clusterIds[i] === clusterIds[j] ? 1 : 0;
-        const g = stage.proba ? sameProbability(stage.proba, stage.k, i, j) : 0;
+        const g = stageSameProbability(stage, i, j);
         fS[t] = stage.same[t];
         gS[t] = g;
         fA[t] = w * stage.same[t];
@@ -156,18 +185,18 @@ export function pairCounts(clusterIds: Int32Array, stages: readonly PairStage[])
       }
       let poolS = 0;
       let poolA = 0;
-      if (stage.proba) {
-        poolS = allPairsSum(stage.proba, stage.k, ones).get(0)!;
-        for (const v of allPairsSum(stage.proba, stage.k, clusterIds).values()) poolA += v;
+      if (modelled) {
+        poolS = stagePairsSum(stage, ones).get(0)!;
+        for (const v of stagePairsSum(stage, clusterIds).values()) poolA += v;
         for (const e of earlier)
           for (let t = 0; t < e.a.length; t++) {
-            const g = sameProbability(stage.proba, stage.k, e.a[t], e.b[t]);
+            const g = stageSameProbability(stage, e.a[t], e.b[t]);
             poolS -= g;
             if (clusterIds[e.a[t]] === clusterIds[e.b[t]]) poolA -= g;
           }
       }
-      const lambdaS = stage.proba ? tunedLambda(fS, gS) : 0;
-      const lambdaA = stage.proba ? tunedLambda(fA, gA) : 0;
+      const lambdaS = modelled ? tunedLambda(fS, gS) : 0;
+      const lambdaA = modelled ? tunedLambda(fA, gA) : 0;
       const rS = Float64Array.from(fS, (f, t) => (f - lambdaS * gS[t]) / stage.q[t]);
       const rA = Float64Array.from(fA, (f, t) => (f - lambdaA * gA[t]) / stage.q[t]);
       const residualS = rS.reduce((x, y) => x + y, 0);
@@ -253,33 +282,72 @@ export interface PairPpiEstimate {
 }
 
 /**
+ * How much of the correction the point estimate takes: `full` (argmax + the whole correction D),
+ * or `tuned`: argmax + w D with the weight that minimises the estimated squared error of
+ * argmax + w D, w = max(0, D^2 - se^2) / D^2 (D^2 - se^2 estimates argmax's squared bias, se^2 is
+ * the correction's sampling variance): near 0 where the correction is mostly noise (the drawing
+ * models fit the answers weakly), near 1 where argmax is far off.
+ */
+export type PairCorrectionWeight = "full" | "tuned";
+
+const correctionWeight = (gap: number, se: number) => (gap * gap > 0 ? Math.max(0, gap * gap - se * se) / (gap * gap) : 0);
+
+/**
  * One clustering's prediction-powered estimate from its pair counts and the argmax estimate of the
  * same round: ARI and FMI are the pair counts' own; NMI, AMI and the V-measure (NMI's arithmetic
  * twin) are argmax's plus the FMI correction, FMI_ppi - FMI_argmax (on digits the FMI gap between
  * the truth and the argmax table tracks the NMI gap: issue #25 note). ACC and AP stay argmax's.
- * Intervals: +- z se by the delta method on (a, s), widened to hold the argmax value (the
- * correction of NMI by the FMI gap is not exact, and argmax is what the app shows); `fallback`
- * gives the uncorrected metrics' ones.
+ * `weight` scales the corrections (PairCorrectionWeight). Intervals: the full correction +- z se by
+ * the delta method on (a, s), widened to hold the argmax value (the correction of NMI by the FMI
+ * gap is not exact, and argmax is what the app shows), so they hold every weight's point estimate;
+ * `fallback` gives the uncorrected metrics' ones.
  */
 export function pairPpiEstimate(
   counts: PairCounts,
   argmax: MetricValues,
   fallback: Record<MetricKey, readonly [number, number]> | null,
   level = 0.9,
+  weight: PairCorrectionWeight = "full",
 ): PairPpiEstimate {
   const z = normalQuantile(0.5 + level / 2);
   const fmi = deltaMethod(counts, (c) => pairCountMetrics(c).fmi);
   const ari = deltaMethod(counts, (c) => pairCountMetrics(c).ari);
-  const shifted = (key: MetricKey) => ({ value: argmax[key] + fmi.value - argmax.fmi, se: fmi.se });
-  const corrected: Partial<Record<MetricKey, { value: number; se: number }>> = { fmi, ari, nmi: shifted("nmi"), ami: shifted("ami"), vMeasure: shifted("vMeasure") };
+  const gap = (d: { value: number; se: number }, key: MetricKey) => d.value - argmax[key];
+  const w = (d: { value: number; se: number }, key: MetricKey) => (weight === "full" ? 1 : correctionWeight(gap(d, key), d.se));
+  const fmiGap = { gap: gap(fmi, "fmi"), w: w(fmi, "fmi"), se: fmi.se };
+  const corrected: Partial<Record<MetricKey, { gap: number; w: number; se: number }>> = {
+    fmi: fmiGap,
+    ari: { gap: gap(ari, "ari"), w: w(ari, "ari"), se: ari.se },
+    nmi: fmiGap,
+    ami: fmiGap,
+    vMeasure: fmiGap,
+  };
   const estimate = {} as MetricValues;
   const interval = {} as Record<MetricKey, Interval>;
   for (const key of METRIC_KEYS) {
     const c = corrected[key];
-    estimate[key] = clampMetric(key, c ? c.value : argmax[key]);
+    estimate[key] = clampMetric(key, c ? argmax[key] + c.w * c.gap : argmax[key]);
+    const full = argmax[key] + (c?.gap ?? 0);
     interval[key] = c
-      ? [clampMetric(key, Math.min(c.value - z * c.se, argmax[key])), clampMetric(key, Math.max(c.value + z * c.se, argmax[key]))]
+      ? [clampMetric(key, Math.min(full - z * c.se, argmax[key])), clampMetric(key, Math.max(full + z * c.se, argmax[key]))]
       : [fallback?.[key][0] ?? argmax[key], fallback?.[key][1] ?? argmax[key]];
   }
   return { estimate, interval };
+}
+
+/**
+ * A pairwise round's intervals with the pair counts' (pairPpiEstimate's, around the argmax estimate
+ * it keeps) for NMI, AMI, V-measure, ARI and FMI of every clustering; ACC, AP and pBest stay the
+ * bootstrap's (`report`).
+ */
+export function pairCountIntervals(
+  report: IntervalReport,
+  estimate: Record<string, MetricValues>,
+  clusterings: readonly TestClustering[],
+  stages: readonly PairStage[],
+): IntervalReport {
+  const interval = Object.fromEntries(
+    clusterings.map((c) => [c.name, pairPpiEstimate(pairCounts(c.assignments, stages), estimate[c.name], report.interval[c.name], report.level).interval]),
+  );
+  return { ...report, interval };
 }

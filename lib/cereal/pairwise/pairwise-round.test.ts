@@ -4,6 +4,7 @@ import { createPairComponentsSurrogateFactory, sameComponents } from "../fakes/p
 import { recordPairDraws } from "./pair-designs";
 import { pairAccuracy, pairwiseEstimatorInput } from "./pairwise-estimate";
 import { addPairAnswers, initialPairwiseState, runPairwiseRound } from "./pairwise-round";
+import { pairCounts, pairPpiEstimate, stagesByRound } from "./pair-count-ppi";
 import { simulatePairwise } from "../harness/pairwise-simulate";
 import type { PairwiseSurrogate } from "./pair-surrogate";
 import type { CerealProblem } from "../method/problem";
@@ -93,6 +94,38 @@ describe("runPairwiseRound", () => {
     expect(result.heldOut).toBe(0); // fewer than 20 answers: all train
     expect(result.pairAccuracy).toBeNull();
     expect(result.next).toEqual([]);
+  });
+
+  it("random pairs with stage models: the pair-count metrics' intervals come from the pair counts, ACC and AP's from the bootstrap", async () => {
+    const { problem, labels } = blobs();
+    const truth = metricsFromTable(contingency(labels, problem.clusterings[0].assignments));
+    const surrogate = truthSurrogate(labels);
+    const proba = await surrogate.predictProba(Int32Array.from({ length: 90 }, (_, i) => i));
+    const seeded = seedState(problem, labels, 40);
+    const total = (90 * 89) / 2 - 40;
+    const stage1 = recordPairDraws(
+      Array.from({ length: 30 }, (_, i) => ({ row: i, rowB: i + 45, score: null, q: 30 / total })),
+      "uniform",
+      1,
+      40,
+    );
+    const answered = addPairAnswers(seeded, stage1, Uint8Array.from(stage1, (d) => (labels[d.row] === labels[d.rowB] ? 1 : 0)));
+    const stageModels = new Map([[1, [proba]]]);
+    const state = { ...answered, stageModels, stageResponse: new Map([[1, 0.75]]) };
+    const options = { strategy: "all" as const, batch: 0, seed: 2, intervals: { draws: 20 } };
+    const random = await runPairwiseRound(state, surrogate, { ...options, design: "random" });
+    // the same bootstrap, which the other designs keep: the pair counts need uniform stages
+    const bootstrap = (await runPairwiseRound(state, surrogate, { ...options, design: "uncertain" })).intervals!;
+    const counts = pairCounts(problem.clusterings[0].assignments, stagesByRound(state.pairs, state.draws, stageModels, 6, state.stageResponse));
+    const expected = pairPpiEstimate(counts, random.estimate.c, bootstrap.interval.c, bootstrap.level).interval;
+    for (const k of ["nmi", "ami", "vMeasure", "ari", "fmi"] as const) {
+      expect(random.intervals!.interval.c[k]).toEqual(expected[k]);
+      expect(random.intervals!.interval.c[k]).not.toEqual(bootstrap.interval.c[k]);
+      expect(truth[k]).toBeGreaterThanOrEqual(random.intervals!.interval.c[k][0]);
+      expect(truth[k]).toBeLessThanOrEqual(random.intervals!.interval.c[k][1]);
+    }
+    for (const k of ["acc", "ap"] as const) expect(random.intervals!.interval.c[k]).toEqual(bootstrap.interval.c[k]);
+    expect(random.intervals!.pBest).toEqual(bootstrap.pBest);
   });
 
   it("addPairAnswers appends pairs and answers and advances the round", () => {

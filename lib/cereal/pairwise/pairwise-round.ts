@@ -9,6 +9,7 @@ import type { MetricValues } from "@/lib/metrics";
 import { argmaxEstimator, estimateMetrics, pseudoLabel } from "../method/estimators";
 import { bootstrapIntervals, type IntervalReport } from "../method/intervals";
 import { drawPairs, pairKey, recordPairGroups, type PairDesign, type PairDesignOptions, type PairDrawRecord } from "./pair-designs";
+import { pairCountIntervals, stagesByRound } from "./pair-count-ppi";
 import { holdOutPairs, pairAccuracy, pairedRows, pairwiseEstimatorInput, type PseudoLabelStrategy } from "./pairwise-estimate";
 import type { LabeledPairs, PairwiseFitReport, PairwiseSurrogate } from "./pair-surrogate";
 import type { CerealProblem } from "../method/problem";
@@ -23,6 +24,14 @@ export interface PairwiseState {
   readonly draws: readonly PairDrawRecord[];
   /** the round to run next: it estimates from batches 0..round and draws batch round + 1 */
   readonly round: number;
+  /**
+   * Random pairs: the p(.|x) of the model(s) fixed before each stage (a draw record's `round`) was
+   * drawn, and each stage's answered share (absent: 1). With them the intervals of NMI, AMI, V,
+   * ARI and FMI come from the prediction-powered pair counts (pair-count-ppi.ts), which hold the
+   * truth, instead of the bootstrap, which misses the surrogate's bias.
+   */
+  readonly stageModels?: ReadonlyMap<number, readonly Float32Array[]>;
+  readonly stageResponse?: ReadonlyMap<number, number>;
 }
 
 /** The state after the answered pairs of one batch are in (unsure pairs left out by the caller). */
@@ -121,17 +130,24 @@ export async function fitPairwiseRound(state: PairwiseState, surrogate: Pairwise
   return { fit, proba, numOutputs: k, pairAccuracy: heldOut > 0 ? pairAccuracy(proba, k, split.heldOut) : null, heldOut };
 }
 
-/** Step 2: every metric of every clustering from the rows' argmax cluster ids, with intervals. */
+/**
+ * Step 2: every metric of every clustering from the rows' argmax cluster ids, with intervals: the
+ * bootstrap's, or, for random pairs with stage models, the pair counts' (pairCountIntervals).
+ */
 export function estimatePairwiseRound(state: PairwiseState, fitted: FittedPairwiseRound, options: PairwiseRoundOptions): EstimatedPairwiseRound {
   const { problem, pairs, round } = state;
   if (!fitted.proba) return { estimate: {}, intervals: null, estimatedRows: new Int32Array(0) };
   const n = problem.embeddings.n;
   const input = pairwiseEstimatorInput(fitted.proba, fitted.numOutputs, n, options.strategy, pairedRows(pairs, n), options.threshold);
   const estimate = estimateMetrics(input, problem.clusterings, argmaxEstimator);
-  const intervals =
+  const bootstrap =
     options.intervals === false
       ? null
       : bootstrapIntervals(input, problem.clusterings, argmaxEstimator, { ...options.intervals, seed: deriveSeed(options.seed, "intervals", round) });
+  const intervals =
+    bootstrap && options.design === "random" && state.stageModels
+      ? pairCountIntervals(bootstrap, estimate, problem.clusterings, stagesByRound(pairs, state.draws, state.stageModels, fitted.numOutputs, state.stageResponse))
+      : bootstrap;
   return { estimate, intervals, estimatedRows: input.unlabeled };
 }
 

@@ -20,6 +20,7 @@ import { jobResult } from "../jobs/queue";
 import { runOneJob } from "../jobs/worker-loop";
 import { roundJob } from "../rounds/round-job";
 import { ROUND_STEPS } from "../rounds/round-steps";
+import { pairStageModels } from "../rounds/pair-stage-models";
 
 // stages are drawn after the requests that need them: every test waits for the draws it started
 afterEach(stageDrawsSettled);
@@ -257,6 +258,35 @@ describe("rounds in the worker", () => {
     expect(items).toHaveLength(project.n);
     expect(items.every((r) => r.label === null && /^cluster \d+$/.test(r.pseudo_label))).toBe(true);
   });
+
+  it("random pairs: a round keeps its p(.|x), and the next round corrects the stage it drew with it (pair-count intervals)", async () => {
+    const { projectId, annotators, truth } = await digitsProject({ mode: "pairwise", seedSize: 30, batchSize: 10, pairDesign: "random" });
+    const [first] = (await nextTasks(annotators[0], projectId, 1)).tasks;
+    await submitLabel(annotators[0], projectId, { taskId: first.id, kind: "unsure", idempotencyKey: "unsure-random" });
+    await labelAll(annotators[0], projectId, truth, 29);
+    await stageDrawsSettled();
+    await runOneJob("w", { deps: fastWorkerDeps });
+    const project = await db().project.findUniqueOrThrow({ where: { id: projectId } });
+    const round0 = await db().round.findFirstOrThrow({ where: { projectId, index: 0 } });
+    expect(round0).toMatchObject({ status: "done", probaFile: "rounds/round-0-proba.npy" });
+    const proba0 = await readNpy(projectFile(project, round0.probaFile!));
+    expect(proba0.shape).toEqual([project.n, 20]);
+    // stage 1 was drawn ahead before round 0 finished, stage 2 by round 0 itself: 20 more answers settle both
+    await labelAll(annotators[0], projectId, truth, 20);
+    await stageDrawsSettled();
+    await runOneJob("w", { deps: fastWorkerDeps });
+    const round1 = await db().round.findFirstOrThrow({ where: { projectId, index: 1 }, include: { estimates: true } });
+    expect(round1).toMatchObject({ status: "done", nLabels: 49 });
+    const stages = await pairStageModels(project, 2, new Map([[0, 29], [1, 10], [2, 10]]));
+    expect([...stages!.models.keys()]).toEqual([2]);
+    expect(stages!.models.get(2)![0]).toEqual(proba0.data);
+    // the unsure answer leaves 29 of the seed stage's 30 pairs
+    expect(stages!.response.get(0)).toBeCloseTo(29 / 30, 12);
+    // the pair-count intervals hold the argmax estimate they are built around (ACC and AP keep the bootstrap's percentiles)
+    const corrected = round1.estimates.filter((e) => ["nmi", "ami", "vMeasure", "ari", "fmi"].includes(e.metric));
+    expect(corrected).toHaveLength(5 * (await db().clustering.count({ where: { projectId } })));
+    for (const e of corrected) expect(e.lo! <= e.value && e.value <= e.hi! && e.lo! < e.hi!).toBe(true);
+  }, 120_000);
 });
 
 describe("round control", () => {

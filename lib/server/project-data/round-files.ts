@@ -11,7 +11,9 @@ import { projectFile, type ProjectFolder } from "./paths";
  * - round-R.npy: [N x 2] float32 per item (class: label or pseudo-label, -1 if none; confidence);
  * - round-R-scores.npy: [N] the acquisition scores of the rows it could draw (NaN elsewhere) and
  *   round-R-proba.npy: [N x C] its model's pi(.|x) (NaN on labeled rows): the ranking that later
- *   stages draw with (lib/cereal/method/stages.ts); pi is kept for the latest two rounds only;
+ *   stages draw with (lib/cereal/method/stages.ts); pi is kept for the latest two rounds only.
+ *   A random-pairs pairwise round writes its p(.|x) [N x K'] there too, kept: later rounds correct
+ *   the stages its model drew (rounds/pair-stage-models.ts);
  * - round-R-evidence.json: the out-of-sample record the round estimated with (its settled
  *   stages' evidence; lib/cereal/method/out-of-sample.ts). Rounds before issue #18 wrote
  *   round-R-record.json instead: the record after round R, which round R + 1 read;
@@ -25,6 +27,8 @@ export interface RoundFiles {
   readonly results: Float32Array;
   /** [N] float32 and [N x C] float32; clusterwise rounds that rank rows for later stages */
   readonly ranking?: { readonly scores: Float32Array; readonly proba: Float32Array | null };
+  /** [N x K'] float32: a random-pairs pairwise round's p(.|x) */
+  readonly pairProba?: Float32Array | null;
   readonly evidence?: OutOfSampleRecord;
   /** the surrogate's trained weights, flat (warm start) */
   readonly weights?: Float32Array | null;
@@ -46,10 +50,11 @@ export async function writeRoundFiles(
   await writeProjectFile(project, resultsFile(round), encodeNpy(files.results, [n, 2]));
   const { ranking } = files;
   if (ranking) await writeProjectFile(project, scoresFile(round), encodeNpy(ranking.scores, [n]));
-  if (ranking?.proba) await writeProjectFile(project, probaFile(round), encodeNpy(ranking.proba, [n, ranking.proba.length / n]));
+  const proba = ranking?.proba ?? files.pairProba ?? null;
+  if (proba) await writeProjectFile(project, probaFile(round), encodeNpy(proba, [n, proba.length / n]));
   if (files.evidence) await writeProjectFile(project, evidenceFile(round), JSON.stringify(recordToJson(files.evidence)));
   if (files.weights) await writeProjectFile(project, weightsFile(round), encodeNpy(files.weights, [files.weights.length]));
-  return { resultsFile: resultsFile(round), scoresFile: ranking ? scoresFile(round) : null, probaFile: ranking?.proba ? probaFile(round) : null };
+  return { resultsFile: resultsFile(round), scoresFile: ranking ? scoresFile(round) : null, probaFile: proba ? probaFile(round) : null };
 }
 
 /** Removes a round's pi file (stages draw with the latest round's ranking; the previous one is kept while a draw may still read it). */

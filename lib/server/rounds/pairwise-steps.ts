@@ -7,6 +7,7 @@ import { trainingProgress } from "./round-progress";
 import type { RoundLoad, RoundMode, RoundSteps } from "./round-steps";
 import { completeRound } from "./round-store";
 import { stepDone } from "./step-output";
+import { pairStageModels } from "./pair-stage-models";
 
 /**
  * A pairwise project's round steps (issue #10) on lib/cereal's pairwise round: the L2C surrogate
@@ -14,11 +15,18 @@ import { stepDone } from "./step-output";
  * from its argmax cluster ids, the next pairs drawn with the project's pair design. Stored like a
  * clusterwise round: estimates with intervals, per-item results [N x 2] (cluster id, max p), the
  * next stage (the uncertain and anchor designs need this round's p(.|x), so the round draws it).
+ * Random pairs: the intervals of NMI, AMI, V, ARI and FMI come from the prediction-powered pair
+ * counts (each stage corrected with its drawing model's p(.|x), which the round keeps on disk);
+ * the point estimate stays argmax's (issue #25: no corrected point estimate beat it on both bundles).
  */
 export const pairwiseRound: RoundMode = {
   async load({ project, round, frozen, plan, input }: RoundLoad): Promise<RoundSteps> {
     if (!input.deps.createPairwiseSurrogate) throw new Error("This worker has no pairwise surrogate; pairwise rounds need one (WorkerDeps.createPairwiseSurrogate).");
     const pairs = frozen.pairs;
+    const answered = new Map<number, number>();
+    for (const p of pairs) answered.set(p.draw.round, (answered.get(p.draw.round) ?? 0) + 1);
+    // random pairs: each stage's drawing model, so the intervals come from the pair counts
+    const stages = project.pairDesign === "random" ? await pairStageModels(project, frozen.settled, answered) : null;
     const state: PairwiseState = {
       problem: await loadProblem(project),
       pairs: {
@@ -28,6 +36,7 @@ export const pairwiseRound: RoundMode = {
       },
       draws: pairs.map((p) => p.draw),
       round,
+      ...(stages ? { stageModels: stages.models, stageResponse: stages.response } : {}),
     };
     const options: PairwiseRoundOptions = {
       design: project.pairDesign as PairDesign,
@@ -75,10 +84,12 @@ class PairwiseSteps implements RoundSteps {
     const { state } = this;
     const { project } = this.from;
     const result = pairwiseRoundResult(state, stepDone(this.fitted, "fit"), stepDone(this.estimated, "estimate"), stepDone(this.next, "acquire"), (performance.now() - timing.started) / 1000);
-    const files = result.proba ? await writeRoundFiles(project, state.round, { results: perItemResults(project.n, result) }) : null;
+    // random pairs keep p(.|x): later rounds correct the stages this round's model drew (pair-stage-models.ts)
+    const pairProba = this.options.design === "random" ? result.proba : null;
+    const files = result.proba ? await writeRoundFiles(project, state.round, { results: perItemResults(project.n, result), pairProba }) : null;
     await completeRound(project, state.round, result, {
       ...timing,
-      measured: { surrogateAccuracy: result.pairAccuracy, resultsFile: files?.resultsFile ?? null },
+      measured: { surrogateAccuracy: result.pairAccuracy, resultsFile: files?.resultsFile ?? null, probaFile: files?.probaFile ?? null },
     });
     return { pairwise: true, nLabels: result.nLabels, next: result.next.length, pairAccuracy: result.pairAccuracy };
   }
