@@ -3,6 +3,7 @@ import type { Design } from "@/lib/cereal/method/designs";
 import type { Ranking } from "@/lib/cereal/method/stages";
 import { encodeNpy } from "@/lib/data/npy";
 import { readProjectJson, removeProjectFiles, writeProjectFile } from "./folder";
+import { readSharedArray } from "./array-cache";
 import { readArray } from "./arrays";
 import { projectFile, type ProjectFolder } from "./paths";
 
@@ -73,9 +74,9 @@ export async function removeRoundWeights(project: ProjectFolder, round: number) 
   if (round >= 0) await removeProjectFiles(project, [weightsFile(round)]);
 }
 
-/** A round's per-item results [N x 2], by the path stored on its Round row. */
+/** A round's per-item results [N x 2], by the path stored on its Round row: read through the per-process cache (array-cache.ts), never to be written into. */
 export async function readRoundResults(project: ProjectFolder, file: string): Promise<Float32Array> {
-  return (await readArray(project, file)).data as Float32Array;
+  return (await readSharedArray(project, file)).data as Float32Array;
 }
 
 // The latest ranking is read once per round, not once per stage.
