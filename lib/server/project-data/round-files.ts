@@ -58,6 +58,17 @@ export async function removeRoundProba(project: ProjectFolder, round: number) {
   if (round >= 0) await removeProjectFiles(project, [probaFile(round)]);
 }
 
+/** The pi(.|x) [N x C] a finished round's model left (its Round row's probaFile), or undefined once removed (pi is kept for the latest two rounds). */
+export async function readRoundProba(project: ProjectFolder, file: string): Promise<{ proba: Float32Array; numClasses: number } | undefined> {
+  try {
+    const { data, shape } = await readArray(project, file);
+    return { proba: data as Float32Array, numClasses: shape[1] };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
 /** The weights round `round`'s surrogate trained to, or undefined when it left none (it ran before warm start, cold, or without a surrogate). */
 export async function readRoundWeights(project: ProjectFolder, round: number): Promise<Float32Array | undefined> {
   if (round < 0) return undefined;
