@@ -19,9 +19,11 @@ interface Entry {
   readonly key: string;
   readonly array: NpyArray;
 }
-// insertion order is recency order: a hit is moved to the end, eviction takes the first
-const entries = new Map<string, Entry>();
-let bytes = 0;
+// on globalThis so Next's route bundles (each with its own copy of this module) share one cache and one bound;
+// the Map's insertion order is recency order: a hit is moved to the end, eviction takes the first
+const holder = globalThis as unknown as { cerealSharedArrays?: { entries: Map<string, Entry>; bytes: number } };
+const cache = (holder.cerealSharedArrays ??= { entries: new Map(), bytes: 0 });
+const entries = cache.entries;
 
 const sizeOf = (array: NpyArray) => array.data.byteLength;
 
@@ -40,9 +42,9 @@ export async function readSharedArray(project: ProjectFolder, relative: string):
   const array = await readNpy(file);
   if (sizeOf(array) > SHARED_ARRAY_BYTES) return array;
   entries.set(file, { key, array });
-  bytes += sizeOf(array);
+  cache.bytes += sizeOf(array);
   for (const [oldest] of entries) {
-    if (entries.size <= SHARED_ARRAY_ENTRIES && bytes <= SHARED_ARRAY_BYTES) break;
+    if (entries.size <= SHARED_ARRAY_ENTRIES && cache.bytes <= SHARED_ARRAY_BYTES) break;
     forget(oldest);
   }
   return array;
@@ -51,11 +53,11 @@ export async function readSharedArray(project: ProjectFolder, relative: string):
 function forget(file: string) {
   const entry = entries.get(file);
   if (!entry) return;
-  bytes -= sizeOf(entry.array);
+  cache.bytes -= sizeOf(entry.array);
   entries.delete(file);
 }
 
 /** How many arrays and bytes the cache holds (tests and benches read it). */
 export function sharedArrayCacheSize(): { entries: number; bytes: number } {
-  return { entries: entries.size, bytes };
+  return { entries: entries.size, bytes: cache.bytes };
 }
