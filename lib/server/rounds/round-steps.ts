@@ -45,8 +45,9 @@ export const roundOutcome = z.object({
   nLabels: z.number().optional(),
   next: z.number().optional(),
   pairAccuracy: z.number().nullable().optional(),
-  steps: z.record(z.enum(ROUND_STEPS), z.number()).optional(),
-  cpu: z.record(z.enum(ROUND_STEPS), z.number()).optional(),
+  // partial: round 0, pairwise rounds and rounds without a surrogate have no interim step
+  steps: z.partialRecord(z.enum(ROUND_STEPS), z.number()).optional(),
+  cpu: z.partialRecord(z.enum(ROUND_STEPS), z.number()).optional(),
 });
 export type RoundOutcome = z.infer<typeof roundOutcome>;
 
@@ -86,8 +87,8 @@ export async function runRound(input: RoundInput): Promise<RoundOutcome> {
   const existing = await db().round.findUnique({ where: { projectId_index: { projectId, index: round } } });
   if (existing?.status === "done") return { round, skipped: "already done" };
 
-  const seconds = {} as Record<RoundStep, number>;
-  const cpu = {} as Record<RoundStep, number>;
+  const seconds: Partial<Record<RoundStep, number>> = {};
+  const cpu: Partial<Record<RoundStep, number>> = {};
   const timed = async <T>(step: RoundStep, work: () => T | Promise<T>): Promise<T> => {
     const t = performance.now();
     const c = process.cpuUsage();
