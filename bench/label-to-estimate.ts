@@ -1,7 +1,9 @@
 /**
  * Label-to-estimate latency (issue #24 item 3), not in CI: the time from the answer that makes a
  * round due to that round's estimates in the dashboard's snapshot (GET /api/projects/:id/progress,
- * what the live event stream sends; its feed polls once a second on top of this).
+ * what the live event stream sends; its feed polls once a second on top of this): first its interim
+ * estimates (from the previous round's model, before the fit: `estimatesRound.interim`), then the
+ * final ones.
  *   node --import tsx bench/label-to-estimate.ts [--n 10000] [--warm-steps 0,256] [--rounds 3] [--steps 1024] [--batch 50] [--seed-size 100]
  * Per --warm-steps value (0: every round trains 1,024 FixMatch steps from scratch, today's
  * recommended trainer; S: rounds after the first train S steps on from the previous round's
@@ -9,8 +11,8 @@
  * k-means k = 10) into a throw-away data folder, starts a real worker process (bin/worker.ts, the
  * TF.js MLP), labels through the labeling services in this process (nextTasks + submitLabel, the
  * reference class) and waits for round 0. Then --rounds times: labels until an answer queues the
- * next round, and polls the snapshot route handler every 50 ms until that round's estimates are
- * there. Prints each latency with the round's wall and CPU seconds per step as the worker recorded
+ * next round, and polls the snapshot route handler every 50 ms until that round's interim and final
+ * estimates are there. Prints both latencies with the round's wall and CPU seconds per step as the worker recorded
  * them (job result), and the load average. Not a timed test: the figures depend on the machine.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -77,13 +79,17 @@ async function labelOne(projectId: string): Promise<boolean> {
 /** the dashboard's snapshot as the owner sees it, through its route handler */
 async function snapshot(projectId: string) {
   const response = await progressRoute.GET(await requestAs(ownerRow, `/api/projects/${projectId}/progress`), routeContext({ projectId }));
-  return (await response.json()) as { lastRound: { index: number } | null; estimates: unknown };
+  return (await response.json()) as { lastRound: { index: number } | null; estimates: unknown; estimatesRound: { index: number; interim: boolean } | null };
 }
 
-async function waitForEstimates(projectId: string, round: number) {
+/** when (performance.now()) the round's interim estimates were first seen (null: never, the final ones came first), and its final ones */
+async function waitForEstimates(projectId: string, round: number): Promise<{ interim: number | null; final: number }> {
+  let interim: number | null = null;
   for (;;) {
     const s = await snapshot(projectId);
-    if (s.lastRound && s.lastRound.index >= round && s.estimates) return;
+    const now = performance.now();
+    if (s.lastRound && s.lastRound.index >= round && s.estimates) return { interim, final: now };
+    if (interim === null && s.estimatesRound?.index === round && s.estimatesRound.interim && s.estimates) interim = now;
     await sleep(50);
   }
 }
@@ -112,8 +118,9 @@ try {
     await waitForEstimates(projectId, 0);
     for (let r = 1; r <= rounds; r++) {
       const sent = await labelUntilDue(projectId, r);
-      await waitForEstimates(projectId, r);
-      const latency = (performance.now() - sent) / 1000;
+      const seen = await waitForEstimates(projectId, r);
+      const interim = seen.interim === null ? "none seen" : `${((seen.interim - sent) / 1000).toFixed(2)} s`;
+      const latency = (seen.final - sent) / 1000;
       // the job stores its result after the round is visible (it queues the next stages first)
       let job = await db().job.findFirstOrThrow({ where: { dedupeKey: roundJobKey(projectId, r) } });
       while (!job.result) {
@@ -124,7 +131,7 @@ try {
       const perStep = Object.keys(result.steps)
         .map((s) => `${s} ${result.steps[s].toFixed(2)} (${result.cpu[s].toFixed(2)})`)
         .join(", ");
-      const line = `${warmSteps > 0 ? `warm ${warmSteps} steps` : `cold ${steps} steps`}: round ${r} estimates ${latency.toFixed(2)} s after the answer that made it due; worker wall (CPU) s: ${perStep}; load ${os.loadavg()[0].toFixed(1)}`;
+      const line = `${warmSteps > 0 ? `warm ${warmSteps} steps` : `cold ${steps} steps`}: round ${r} interim estimates ${interim}, final ${latency.toFixed(2)} s after the answer that made it due; worker wall (CPU) s: ${perStep}; load ${os.loadavg()[0].toFixed(1)}`;
       console.log(line);
       lines.push(line);
     }

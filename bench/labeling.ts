@@ -97,7 +97,7 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
   // the round job's result times each step (lib/server/rounds/round-steps.ts)
   const job = await db().job.findFirstOrThrow({ where: { projectId, kind: roundJob.kind } });
   const steps = jobResult(roundJob, job)?.steps;
-  console.log(`  steps: ${steps ? ROUND_STEPS.map((step) => `${step} ${steps[step].toFixed(3)} s`).join(", ") : "none recorded"}`);
+  console.log(`  steps: ${steps ? ROUND_STEPS.flatMap((step) => (steps[step] === undefined ? [] : [`${step} ${steps[step].toFixed(3)} s`])).join(", ") : "none recorded"}`);
 }
 
 await db().$disconnect();

@@ -139,8 +139,8 @@ async function childRound(projectId: string) {
   const draw = (performance.now() - t) / 1000;
   const used = process.cpuUsage(c);
   const steps = outcome.steps!;
-  const seconds = { ...steps, fit: steps.fit - predict, predict, draw } as Record<Step, number>;
-  const cpu = { ...outcome.cpu!, fit: outcome.cpu!.fit - predictCpu, predict: predictCpu, draw: (used.user + used.system) / 1e6 } as Record<Step, number>;
+  const seconds = { ...steps, fit: steps.fit! - predict, predict, draw } as Record<Step, number>;
+  const cpu = { ...outcome.cpu!, fit: outcome.cpu!.fit! - predictCpu, predict: predictCpu, draw: (used.user + used.system) / 1e6 } as Record<Step, number>;
   await db().$disconnect();
   const report: ChildReport = { seconds, cpu, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), drawn };
   console.log(JSON.stringify(report));

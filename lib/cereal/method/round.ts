@@ -175,6 +175,29 @@ export async function fitRound(state: CerealState, surrogate: Surrogate | null, 
   return { unlabeled, fit, proba, mc, health, fixmatch, weights };
 }
 
+/**
+ * The interim fit (issue #24): the previous round's model's pi in place of a fresh fit, for an
+ * estimate the moment a round is due. `previous` is that model's pi over all N rows [N x C] (NaN on
+ * the rows it saw labeled); the rows labeled since are out of sample for it, and the prediction-powered
+ * tables read only each stage's own evidence (ESTIMATORS.md, "Interim estimates"). Null when a row
+ * still unlabeled has no prediction (the previous model saw it labeled: a label since withdrawn).
+ */
+export function interimFit(state: CerealState, previous: Float32Array): FittedRound | null {
+  const { problem, labeled } = state;
+  const C = problem.numClasses;
+  if (previous.length !== problem.embeddings.n * C) throw new Error(`the previous round's pi holds ${previous.length} values, not N x C = ${problem.embeddings.n * C}`);
+  const unlabeled = unlabeledRows(problem.embeddings.n, labeled.rows);
+  const proba = new Float32Array(unlabeled.length * C);
+  for (let i = 0; i < unlabeled.length; i++) {
+    for (let y = 0, from = unlabeled[i] * C; y < C; y++) {
+      const p = previous[from + y];
+      if (Number.isNaN(p)) return null;
+      proba[i * C + y] = p;
+    }
+  }
+  return { unlabeled, fit: null, proba, health: null, fixmatch: false, weights: null };
+}
+
 /** Step 2: calibrate pi, pseudo-label, and estimate every metric of every clustering with intervals, per estimator. */
 export function estimateRound(state: CerealState, fitted: FittedRound, options: RoundOptions): EstimatedRound {
   const { problem, labeled, round } = state;

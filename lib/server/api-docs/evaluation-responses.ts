@@ -23,6 +23,12 @@ export const projectSnapshotResponse = z.strictObject({
     .record(z.string(), z.record(z.string(), estimatePoint))
     .nullable()
     .describe("the latest estimates: clustering -> metric -> value with its interval; null where the user may not see them"),
+  estimatesRound: z
+    .strictObject({ index: z.number().int(), nLabels: z.number().int(), interim: z.boolean(), model: z.number().int() })
+    .nullable()
+    .describe(
+      "the round the estimates belong to: the latest finished one (interim false), or the running round's interim estimates (interim true), computed from round `model`'s model (the previous round's) while its own trains and replaced when it finishes; null with the estimates",
+    ),
 });
 
 const estimateRow = estimatePoint.extend({ clustering: z.string(), metric: z.string() });
@@ -45,6 +51,7 @@ export const roundsResponse = z.strictObject({
       createdAt: isoDateTime,
       finishedAt: isoDateTime.nullable(),
       job: z.strictObject({ status: z.string(), progress: roundProgress.nullable(), attempts: z.number().int() }).nullable(),
+      interim: z.boolean().describe("true: a running round's interim estimates, from the previous round's model; replaced by the final ones when it finishes"),
       estimates: z.array(estimateRow).nullable(),
     }),
   ),

@@ -274,7 +274,7 @@ export const OPERATIONS: Operation[] = [
     query: exportFormat.extend(reportQuery.partial().shape),
     response: {
       raw: {
-        "text/csv": "labels or items as CSV; the estimate history (round, n_labels, clustering, metric, estimate, lo, hi, p_best, backend, finished_at)",
+        "text/csv": "labels or items as CSV; the estimate history (round, n_labels, clustering, metric, estimate, lo, hi, p_best, backend, finished_at, interim: true on a running round's interim estimates)",
         "application/x-ndjson": "labels or items as JSON lines",
         "application/vnd.apache.parquet": "labels or items as Parquet",
         "application/json": "the configuration: settings, classes, clusterings and every round's seed and code version",

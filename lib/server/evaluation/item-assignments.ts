@@ -15,7 +15,7 @@ type ProjectFiles = { dataPath: string; n: number };
 export async function clusterAssignments(projectId: string, project: { dataPath: string }, name: string) {
   const clustering = await db().clustering.findUnique({ where: { projectId_name: { projectId, name } } });
   if (!clustering) throw notFound(`This project has no clustering named ${name}.`);
-  return { name: clustering.name, k: clustering.k, assignments: await readAssignments(project, clustering) };
+  return { name: clustering.name, k: clustering.k, assignments: await readAssignments(project, clustering, { shared: true }) };
 }
 
 /** The latest finished round with a results file [N x 2]: class (label or pseudo-label, -1 none), confidence. */

@@ -183,14 +183,14 @@ export async function exportItems(user: SessionUser, projectId: string, format: 
   return download(stream(itemPages(projectId), format, ITEM_COLUMNS), `${await fileStem(projectId)}-items.${format}`, MIME[format]);
 }
 
-/** Every round's estimates of every clustering and metric, with intervals and P(best). */
+/** Every round's estimates of every clustering and metric, with intervals and P(best); the running round's interim ones last, `interim` true (from the previous round's model). */
 export async function exportEstimates(user: SessionUser, projectId: string) {
   await requireProjectRole(user, projectId, "OWNER");
-  const rounds = await estimateHistory(projectId);
+  const rounds = await estimateHistory(projectId, { withInterim: true });
   const rows = rounds.flatMap((r) =>
-    r.estimates.map((e) => [r.index, r.nLabels, e.clustering, e.metric, e.value, e.lo, e.hi, e.pBest, r.backend, r.finishedAt?.toISOString() ?? ""]),
+    r.estimates.map((e) => [r.index, r.nLabels, e.clustering, e.metric, e.value, e.lo, e.hi, e.pBest, r.backend, r.finishedAt?.toISOString() ?? "", r.interim]),
   );
-  const text = csv([["round", "n_labels", "clustering", "metric", "estimate", "lo", "hi", "p_best", "backend", "finished_at"], ...rows]);
+  const text = csv([["round", "n_labels", "clustering", "metric", "estimate", "lo", "hi", "p_best", "backend", "finished_at", "interim"], ...rows]);
   return download(text, `${await fileStem(projectId)}-estimates.csv`, MIME.csv);
 }
 

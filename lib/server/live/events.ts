@@ -1,7 +1,7 @@
 import { db } from "../db";
 import { requireProjectRole } from "../auth/project-access";
 import { jobPayload } from "../jobs/queue";
-import { estimatesByClustering, latestEstimates } from "../project-data/estimate-history";
+import { estimatesByClustering, interimEstimates, latestEstimates } from "../project-data/estimate-history";
 import { roundJob } from "../rounds/round-job";
 import { settledThrough } from "../labeling/stages";
 import { roundProgress, type RoundProgress } from "../rounds/round-progress";
@@ -30,8 +30,10 @@ export interface ProjectSnapshot {
   stages: { latest: number; settled: number; fresh: number; batchSize: number } | null;
   round: { index: number; status: "queued" | "running" | "failed"; progress: RoundProgress | null; error: string | null } | null;
   lastRound: { index: number; nLabels: number; finishedAt: string | null } | null;
-  /** latest estimates per clustering and metric, when the user may see them */
+  /** latest estimates per clustering and metric, when the user may see them: the running round's interim ones when it has them */
   estimates: Record<string, Record<string, { value: number; lo: number | null; hi: number | null; pBest: number | null }>> | null;
+  /** the round `estimates` belong to (null with them): the latest finished round, or (interim: true) the running round's interim estimates from round `model`'s model while its own trains */
+  estimatesRound: { index: number; nLabels: number; interim: boolean; model: number } | null;
 }
 
 export async function projectSnapshot(user: SessionUser, projectId: string): Promise<ProjectSnapshot> {
@@ -50,7 +52,8 @@ export async function snapshotAs(projectId: string, role: ProjectRole): Promise<
   });
   const last = await latestEstimates(projectId);
   const maySeeEstimates = role === "OWNER" || project.annotatorsSeeEstimates;
-  const estimates: ProjectSnapshot["estimates"] = maySeeEstimates && last ? estimatesByClustering(last.estimates) : null;
+  const shown = maySeeEstimates ? ((await interimEstimates(projectId)) ?? last) : null;
+  const estimates: ProjectSnapshot["estimates"] = shown ? estimatesByClustering(shown.estimates) : null;
   return {
     labels: await countedLabels(db(), projectId),
     budget: project.budget,
@@ -68,6 +71,7 @@ export async function snapshotAs(projectId: string, role: ProjectRole): Promise<
       : null,
     lastRound: last ? { index: last.index, nLabels: last.nLabels, finishedAt: last.finishedAt?.toISOString() ?? null } : null,
     estimates,
+    estimatesRound: shown ? { index: shown.index, nLabels: shown.nLabels, interim: shown.interim, model: shown.interim ? shown.index - 1 : shown.index } : null,
   };
 }
 

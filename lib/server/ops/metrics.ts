@@ -83,7 +83,7 @@ function createMetrics(): CerealMetrics {
 
   new Histogram({
     name: "cereal_round_step_seconds",
-    help: "Seconds each step of a finished round took (freeze, load, fit, estimate, acquire, store)",
+    help: "Seconds each step of a finished round took (freeze, load, interim, fit, estimate, acquire, store)",
     labelNames: ["step"] as const,
     buckets: [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 1800],
     registers,

@@ -1,5 +1,6 @@
 import type { CerealProblem, TestClustering } from "@/lib/cereal/method/problem";
 import { encodeNpy, readNpy, type NpyArray } from "@/lib/data/npy";
+import { readSharedArray } from "./array-cache";
 import { writeProjectFile } from "./folder";
 import { embeddingsFile, referenceLabelsFile } from "./manifest";
 import { projectFile, type ProjectFolder } from "./paths";
@@ -28,9 +29,9 @@ export async function readReferenceLabels(project: ProjectFolder): Promise<Int32
   return (await readArray(project, await referenceLabelsFile(project))).data as Int32Array;
 }
 
-/** A clustering's cluster id of every item. */
-export async function readAssignments(project: ProjectFolder, clustering: Pick<ClusteringFiles, "file">): Promise<Int32Array> {
-  return (await readArray(project, clustering.file)).data as Int32Array;
+/** A clustering's cluster id of every item; `shared`: through the per-process cache of the dashboard's reads (array-cache.ts), an array never to be written into. */
+export async function readAssignments(project: ProjectFolder, clustering: Pick<ClusteringFiles, "file">, options: { shared?: boolean } = {}): Promise<Int32Array> {
+  return (await (options.shared ? readSharedArray : readArray)(project, clustering.file)).data as Int32Array;
 }
 
 /** The project's test clusterings with their soft versions, in the order given. */

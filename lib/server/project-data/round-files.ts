@@ -3,6 +3,7 @@ import type { Design } from "@/lib/cereal/method/designs";
 import type { Ranking } from "@/lib/cereal/method/stages";
 import { encodeNpy } from "@/lib/data/npy";
 import { readProjectJson, removeProjectFiles, writeProjectFile } from "./folder";
+import { readSharedArray } from "./array-cache";
 import { readArray } from "./arrays";
 import { projectFile, type ProjectFolder } from "./paths";
 
@@ -62,6 +63,17 @@ export async function removeRoundProba(project: ProjectFolder, round: number) {
   if (round >= 0) await removeProjectFiles(project, [probaFile(round)]);
 }
 
+/** The pi(.|x) [N x C] a finished round's model left (its Round row's probaFile), or undefined once removed (pi is kept for the latest two rounds). */
+export async function readRoundProba(project: ProjectFolder, file: string): Promise<{ proba: Float32Array; numClasses: number } | undefined> {
+  try {
+    const { data, shape } = await readArray(project, file);
+    return { proba: data as Float32Array, numClasses: shape[1] };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
 /** The weights round `round`'s surrogate trained to, or undefined when it left none (it ran before warm start, cold, or without a surrogate). */
 export async function readRoundWeights(project: ProjectFolder, round: number): Promise<Float32Array | undefined> {
   if (round < 0) return undefined;
@@ -78,9 +90,9 @@ export async function removeRoundWeights(project: ProjectFolder, round: number) 
   if (round >= 0) await removeProjectFiles(project, [weightsFile(round)]);
 }
 
-/** A round's per-item results [N x 2], by the path stored on its Round row. */
+/** A round's per-item results [N x 2], by the path stored on its Round row: read through the per-process cache (array-cache.ts), never to be written into. */
 export async function readRoundResults(project: ProjectFolder, file: string): Promise<Float32Array> {
-  return (await readArray(project, file)).data as Float32Array;
+  return (await readSharedArray(project, file)).data as Float32Array;
 }
 
 // The latest ranking is read once per round, not once per stage.

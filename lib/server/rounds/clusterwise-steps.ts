@@ -1,15 +1,15 @@
 import type { CerealState } from "@/lib/cereal/method/problem";
 import { EMPTY_RECORD } from "@/lib/cereal/method/out-of-sample";
-import { estimateRound, fitRound, needsSurrogate, rankRound, type EstimatedRound, type FittedRound, type RoundOptions } from "@/lib/cereal/method/round";
+import { estimateRound, fitRound, interimFit, needsSurrogate, rankRound, type EstimatedRound, type FittedRound, type RoundOptions } from "@/lib/cereal/method/round";
 import type { Ranking } from "@/lib/cereal/method/stages";
 import { db } from "../db";
 import { recordWithStages } from "../labeling/stages";
 import { loadProblem } from "../project-data/arrays";
-import { readEarlierRecord, readRoundWeights, removeRoundProba, removeRoundWeights, writeRoundFiles } from "../project-data/round-files";
+import { readEarlierRecord, readRoundProba, readRoundWeights, removeRoundProba, removeRoundWeights, writeRoundFiles } from "../project-data/round-files";
 import { clusterwiseRoundOptions } from "./round-config";
 import { trainingProgress } from "./round-progress";
 import type { RoundLoad, RoundMode, RoundSteps } from "./round-steps";
-import { completeRound } from "./round-store";
+import { completeRound, storeInterimEstimates } from "./round-store";
 import { stepDone } from "./step-output";
 
 /**
@@ -55,6 +55,27 @@ class ClusterwiseSteps implements RoundSteps {
     private readonly state: CerealState,
     private readonly options: RoundOptions,
   ) {}
+
+  /**
+   * The interim estimate (issue #24): the estimate step on the previous round's model's pi
+   * (round-(R-1)-proba.npy) instead of this round's fit, stored on the Round row at once and
+   * replaced by the final estimates at store. Nothing of it reaches the fit, the final estimate or
+   * the ranking (its interval draws have their own seeded stream), so the round's results are those
+   * of a round without it, resumed or not. None in round 0 (no earlier model), without a surrogate,
+   * or once the previous round's pi is gone.
+   */
+  async interim(): Promise<boolean> {
+    const { state, options } = this;
+    const { project } = this.from;
+    if (state.round === 0 || !needsSurrogate(options)) return false;
+    const previous = await db().round.findUnique({ where: { projectId_index: { projectId: project.id, index: state.round - 1 } }, select: { status: true, probaFile: true } });
+    if (previous?.status !== "done" || !previous.probaFile) return false;
+    const stored = await readRoundProba(project, previous.probaFile);
+    const fitted = stored?.numClasses === state.problem.numClasses ? interimFit(state, stored.proba) : null;
+    if (!fitted) return false;
+    const { estimate, intervals } = estimateRound(state, fitted, options);
+    return storeInterimEstimates(project.id, state.round, estimate, intervals);
+  }
 
   async fit() {
     const { state, options } = this;

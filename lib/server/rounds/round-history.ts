@@ -9,7 +9,8 @@ import { roundProgress } from "./round-progress";
 
 /**
  * The rounds of a project as the dashboard shows them: timings, backend, mask rate, status and
- * error, and each clustering's estimates (members see estimates only where the owner allows it);
+ * error, and each clustering's estimates, a running round's interim ones marked so (members see
+ * estimates only where the owner allows it, interim ones alike);
  * the owner retries a failed round or cancels a running one.
  */
 export async function listRounds(user: SessionUser, projectId: string) {
@@ -17,7 +18,7 @@ export async function listRounds(user: SessionUser, projectId: string) {
   const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { annotatorsSeeEstimates: true } });
   const showEstimates = role === "OWNER" || project.annotatorsSeeEstimates;
   const rounds = await db().round.findMany({ where: { projectId }, orderBy: { index: "asc" } });
-  const estimates = showEstimates ? new Map((await estimateHistory(projectId)).map((r) => [r.index, r.estimates])) : null;
+  const history = showEstimates ? new Map((await estimateHistory(projectId, { withInterim: true })).map((r) => [r.index, r])) : null;
   const jobs = (await db().job.findMany({ where: { projectId, kind: roundJob.kind }, select: { id: true, kind: true, status: true, progress: true, error: true, attempts: true, payload: true } })).map(
     (j) => ({ ...j, round: jobPayload(roundJob, j).round }),
   );
@@ -44,8 +45,9 @@ export async function listRounds(user: SessionUser, projectId: string) {
         createdAt: r.createdAt,
         finishedAt: r.finishedAt,
         job: job ? { status: job.status, progress: roundProgress.safeParse(job.progress).data ?? null, attempts: job.attempts } : null,
-        // a round that is not done has no estimates
-        estimates: estimates ? [...(estimates.get(r.index) ?? [])] : null,
+        // a round that is not done has none, or (running) its interim estimates from the previous round's model
+        interim: history?.get(r.index)?.interim ?? false,
+        estimates: history ? [...(history.get(r.index)?.estimates ?? [])] : null,
       };
     }),
     queued: queued.map((j) => ({ index: j.round, status: j.status })),

@@ -16,7 +16,8 @@ import { assertProjectExists } from "./round-store";
 /**
  * A round in the worker (paper Algorithm 1 on the project's labels), as named steps: freeze the
  * labels of the settled stages (one Round row per index; the labels it uses can no longer be
- * withdrawn), load the problem, fit the surrogate, estimate, acquire (clusterwise: rank the rows
+ * withdrawn), load the problem, the interim estimate (clusterwise: the previous round's model's
+ * estimate, shown until this round's replaces it), fit the surrogate, estimate, acquire (clusterwise: rank the rows
  * later stages draw from; pairwise: draw the next stage), store. Clusterwise and
  * pairwise rounds differ only inside the steps (clusterwise-steps.ts, pairwise-steps.ts). A
  * worker killed at any point leaves either no finished round (the job is claimed again and
@@ -33,7 +34,7 @@ export interface RoundInput {
   readonly progress: (value: Prisma.InputJsonValue) => Promise<boolean>;
 }
 
-export const ROUND_STEPS = ["freeze", "load", "fit", "estimate", "acquire", "store"] as const;
+export const ROUND_STEPS = ["freeze", "load", "interim", "fit", "estimate", "acquire", "store"] as const;
 export type RoundStep = (typeof ROUND_STEPS)[number];
 
 /** What the job stores as its result: the round's size, its next batch and each step's seconds, wall and CPU (this process's user + system time: on shared cores the closer figure of the work). */
@@ -44,13 +45,16 @@ export const roundOutcome = z.object({
   nLabels: z.number().optional(),
   next: z.number().optional(),
   pairAccuracy: z.number().nullable().optional(),
-  steps: z.record(z.enum(ROUND_STEPS), z.number()).optional(),
-  cpu: z.record(z.enum(ROUND_STEPS), z.number()).optional(),
+  // partial: round 0, pairwise rounds and rounds without a surrogate have no interim step
+  steps: z.partialRecord(z.enum(ROUND_STEPS), z.number()).optional(),
+  cpu: z.partialRecord(z.enum(ROUND_STEPS), z.number()).optional(),
 });
 export type RoundOutcome = z.infer<typeof roundOutcome>;
 
 /** The steps after loading, as each mode implements them. */
 export interface RoundSteps {
+  /** stores interim estimates from the previous round's model before the fit (clusterwise rounds after the first); false when there are none */
+  interim?(): Promise<boolean>;
   fit(): Promise<void>;
   estimate(): void;
   acquire(): void;
@@ -83,8 +87,8 @@ export async function runRound(input: RoundInput): Promise<RoundOutcome> {
   const existing = await db().round.findUnique({ where: { projectId_index: { projectId, index: round } } });
   if (existing?.status === "done") return { round, skipped: "already done" };
 
-  const seconds = {} as Record<RoundStep, number>;
-  const cpu = {} as Record<RoundStep, number>;
+  const seconds: Partial<Record<RoundStep, number>> = {};
+  const cpu: Partial<Record<RoundStep, number>> = {};
   const timed = async <T>(step: RoundStep, work: () => T | Promise<T>): Promise<T> => {
     const t = performance.now();
     const c = process.cpuUsage();
@@ -98,6 +102,7 @@ export async function runRound(input: RoundInput): Promise<RoundOutcome> {
   const plan = await planNextBatch(project);
   const mode = project.mode === "pairwise" ? pairwiseRound : clusterwiseRound;
   const steps = await timed("load", () => mode.load({ project, round, frozen, plan, input }));
+  if (steps.interim) await timed("interim", () => steps.interim!());
   await timed("fit", () => steps.fit());
   await timed("estimate", () => steps.estimate());
   await timed("acquire", () => steps.acquire());

@@ -3,14 +3,28 @@ import { METRIC_KEYS, type MetricValues } from "@/lib/metrics";
 import type { Design } from "@/lib/cereal/method/designs";
 import { pairKey } from "@/lib/cereal/pairwise/pair-designs";
 import { createBatch, drawnKeys } from "../labeling/batches";
-import { db, transaction, type Tx } from "../db";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { db, notifyProjectChanged, transaction, type Tx } from "../db";
+import type { EstimatePoint } from "../project-data/estimate-history";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * What clusterwise and pairwise rounds store alike, in the database: each clustering's estimates
  * with interval and P(best), a pairwise round's stage, and the round marked done (its files are written
- * before, by project-data/round-files.ts).
+ * before, by project-data/round-files.ts); before the fit, a clusterwise round's interim estimates.
  */
+function estimatePoints(estimate: Record<string, MetricValues>, intervals: IntervalReport | null): EstimatePoint[] {
+  return Object.entries(estimate).flatMap(([clustering, values]) =>
+    METRIC_KEYS.map((metric) => ({
+      clustering,
+      metric,
+      value: values[metric],
+      lo: intervals?.interval[clustering]?.[metric]?.[0] ?? null,
+      hi: intervals?.interval[clustering]?.[metric]?.[1] ?? null,
+      pBest: intervals?.pBest[metric]?.[clustering] ?? null,
+    })),
+  );
+}
+
 async function storeEstimates(
   tx: Tx,
   roundId: string,
@@ -19,19 +33,21 @@ async function storeEstimates(
   intervals: IntervalReport | null,
 ) {
   await tx.estimate.deleteMany({ where: { roundId } });
-  await tx.estimate.createMany({
-    data: Object.entries(estimate).flatMap(([name, values]) =>
-      METRIC_KEYS.map((metric) => ({
-        roundId,
-        clusteringId: clusteringIds.get(name)!,
-        metric,
-        value: values[metric],
-        lo: intervals?.interval[name]?.[metric]?.[0] ?? null,
-        hi: intervals?.interval[name]?.[metric]?.[1] ?? null,
-        pBest: intervals?.pBest[metric]?.[name] ?? null,
-      })),
-    ),
+  await tx.estimate.createMany({ data: estimatePoints(estimate, intervals).map(({ clustering, ...point }) => ({ roundId, clusteringId: clusteringIds.get(clustering)!, ...point })) });
+}
+
+/**
+ * A running round's interim estimates (issue #24: from the previous round's model, before the fit),
+ * on its Round row until completeRound replaces them with the final ones. A round already done
+ * (a resumed job that raced past its end) is left as it was. Returns whether they were stored.
+ */
+export async function storeInterimEstimates(projectId: string, round: number, estimate: Record<string, MetricValues>, intervals: IntervalReport | null): Promise<boolean> {
+  const stored = await db().round.updateMany({
+    where: { projectId, index: round, status: "running" },
+    data: { interimEstimates: estimatePoints(estimate, intervals) as unknown as Prisma.InputJsonValue },
   });
+  if (stored.count) await notifyProjectChanged(db(), projectId);
+  return stored.count > 0;
 }
 
 /** The project may have been deleted while the surrogate trained: never recreate its folder. */
@@ -99,6 +115,8 @@ export async function completeRound(
         roundSeconds: (now - outcome.started) / 1000,
         writeSeconds: (now - outcome.writeStarted) / 1000,
         status: "done",
+        // the final estimates replace the interim ones
+        interimEstimates: Prisma.DbNull,
         finishedAt: new Date(),
         error: null,
       },

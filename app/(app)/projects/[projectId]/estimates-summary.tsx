@@ -29,7 +29,9 @@ export async function EstimatesSummary({ user, projectId, owner }: { user: Sessi
       ) : (
         <table className="mt-2 w-full max-w-lg text-sm tabular-nums">
           <caption className="pb-1 text-left text-xs text-slate-500">
-            NMI after round {snapshot.lastRound?.index} ({snapshot.lastRound?.nLabels} labels), 90% interval
+            {snapshot.estimatesRound?.interim
+              ? `NMI of round ${snapshot.estimatesRound.index} (${snapshot.estimatesRound.nLabels} labels), interim — model ${snapshot.estimatesRound.model}, final estimate training; 90% interval`
+              : `NMI after round ${snapshot.estimatesRound?.index} (${snapshot.estimatesRound?.nLabels} labels), 90% interval`}
           </caption>
           <tbody>
             {rows.map((r) => (

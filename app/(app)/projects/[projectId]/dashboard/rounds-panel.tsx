@@ -3,7 +3,9 @@
 import { useState } from "react";
 import { apiJson } from "@/app/components/api";
 import type { TimedSnapshot } from "@/app/components/use-project-events";
+import type { MetricKey } from "@/app/components/metrics";
 import type { RoundRow } from "./dashboard-types";
+import { InterimEstimates } from "./interim-estimates";
 
 const seconds = (v: number | null) => (v === null ? "—" : v < 10 ? v.toFixed(1) : v.toFixed(0));
 const STATUS_STYLE: Record<string, string> = {
@@ -14,18 +16,20 @@ const STATUS_STYLE: Record<string, string> = {
   cancelled: "bg-amber-50 text-amber-700",
 };
 
-/** The round in progress (bar, backend, steps/s, cancel) above the history with timings; failed rounds can be retried. */
+/** The round in progress (bar, backend, steps/s, cancel, its interim estimates) above the history with timings; failed rounds can be retried. */
 export function RoundsPanel({
   projectId,
   snapshot,
   rounds,
   stepsPerSecond,
+  metric,
   onChanged,
 }: {
   projectId: string;
   snapshot: TimedSnapshot | null;
   rounds: RoundRow[];
   stepsPerSecond: number | null;
+  metric: MetricKey;
   onChanged: () => void;
 }) {
   const [busy, setBusy] = useState<string | null>(null);
@@ -78,6 +82,7 @@ export function RoundsPanel({
             >
               Cancel round {current.index}
             </button>
+            <InterimEstimates snapshot={snapshot} metric={metric} />
           </div>
         ) : (
           <p className="text-xs text-slate-500">

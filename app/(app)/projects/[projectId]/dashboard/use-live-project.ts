@@ -37,8 +37,8 @@ export function useLiveProject(projectId: string) {
     lastStep.current = { round: snapshot.round.index, step: progress.step, at: snapshot.at };
   }, [snapshot]);
 
-  // Which round events change the history: a finished round (lastRound) or the state of the current one.
-  const roundKey = snapshot ? `${snapshot.lastRound?.index ?? -1}:${snapshot.round?.index ?? -1}:${snapshot.round?.status ?? "none"}` : null;
+  // Which round events change the history: a finished round (lastRound), the state of the current one, or its interim estimates.
+  const roundKey = snapshot ? `${snapshot.lastRound?.index ?? -1}:${snapshot.round?.index ?? -1}:${snapshot.round?.status ?? "none"}:${snapshot.estimatesRound?.interim ?? false}` : null;
   useEffect(() => {
     if (roundKey === null) return;
     // eslint-disable-next-line react-hooks/set-state-in-effect -- fetching on a stream event is this effect's purpose
