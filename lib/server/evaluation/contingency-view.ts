@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apMetric, contingency, denseTable } from "@/lib/metrics";
+import { apMetric } from "@/lib/metrics";
 import { db } from "../db";
 import { badRequest } from "../errors";
 import { clusterAssignments, itemClasses } from "./item-assignments";
@@ -27,27 +27,23 @@ export async function contingencyView(user: SessionUser, projectId: string, clus
   const classOf = await itemClasses(projectId, project);
   const C = project.classes.length;
   const K = clustering.k;
-  // the items with a class (label or pseudo-label) and a cluster in range: one pass over N into preallocated columns
-  const classes = new Int32Array(project.n);
-  const clusters = new Int32Array(project.n);
-  let counted = 0;
-  let labeled = 0;
+  // the items with a class (label or pseudo-label) and a cluster in range, counted in one pass over N
+  const counts = new Float64Array(C * K);
   for (let i = 0; i < project.n; i++) {
-    const c = classOf.classes[i];
+    const c = classOf.classOf(i);
     const k = assignments[i];
-    if (!(c >= 0 && c < C && k >= 0 && k < K)) continue;
-    classes[counted] = c;
-    clusters[counted++] = k;
-    labeled += classOf.labeled[i];
+    if (c >= 0 && c < C && k >= 0 && k < K) counts[c * K + k]++;
   }
-  const table = contingency(classes.subarray(0, counted), clusters.subarray(0, counted), { rows: C, cols: K });
-  const cells = denseTable(table);
+  let labeled = 0;
+  for (const [i, c] of classOf.labeled) if (c >= 0 && c < C && assignments[i] >= 0 && assignments[i] < K) labeled++;
+  const cells = Array.from({ length: C }, (_, c) => Array.from(counts.subarray(c * K, (c + 1) * K)));
+  const counted = counts.reduce((sum, v) => sum + v, 0);
   const pseudo = counted - labeled;
   const rowMaxima = cells.map((row) => {
     const max = Math.max(...row);
     return max > 0 ? row.flatMap((v, k) => (v === max ? [k] : [])) : [];
   });
-  const { associativity, peakiness, ap } = apMetric(table);
+  const { associativity, peakiness, ap } = apMetric(cells);
   return {
     clustering: clustering.name,
     k: K,

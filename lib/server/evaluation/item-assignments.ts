@@ -9,7 +9,7 @@ import { majority } from "../labeling/labels";
 import { readAssignments } from "../project-data/arrays";
 import { readRoundResults } from "../project-data/round-files";
 
-type ProjectFiles = { dataPath: string; n: number };
+type ProjectFiles = { dataPath: string };
 
 /** A clustering of the project by name, with its cluster per item; 404 when there is none. */
 export async function clusterAssignments(projectId: string, project: { dataPath: string }, name: string) {
@@ -28,35 +28,36 @@ export async function latestRoundResults(projectId: string, project: { dataPath:
 export interface ItemClasses {
   /** where the classes come from: the latest round (labels + pseudo-labels) or, before any, the labels alone */
   source: { kind: "round"; round: number } | { kind: "labels"; round: null };
-  /** class per item, -1 where none */
-  classes: Int32Array;
-  /** 1 where the class is a human label */
-  labeled: Uint8Array;
-  /** the surrogate's confidence in a pseudo-label (NaN on labeled items and before any round) */
-  confidence: Float32Array;
+  /** item index -> class of the items whose class is a human label */
+  labeled: ReadonlyMap<number, number>;
+  /** the class of item i, -1 where none */
+  classOf(i: number): number;
+  /** the surrogate's confidence in item i's pseudo-label (NaN on labeled items, items without a class and before any round) */
+  confidence(i: number): number;
 }
 
 /**
  * With a round, the labeled items are those whose labels it used (it froze them), so labeled and
- * pseudo-labeled items split as in its results file; labels given since wait for the next round.
+ * pseudo-labeled items split as in its results file, which holds both; labels given since wait for
+ * the next round. Read per item from that file: no N-sized arrays per request (at 1M items the
+ * contingency view allocated 21 MB per call, and the garbage collector's pauses set its p95).
  */
 export async function itemClasses(projectId: string, project: ProjectFiles): Promise<ItemClasses> {
   const latest = await latestRoundResults(projectId, project);
-  const fromLabels = await labelClasses(projectId, project.n, latest?.round ?? null);
-  const confidence = new Float32Array(project.n).fill(Number.NaN);
-  if (!latest) return { source: { kind: "labels", round: null }, ...fromLabels, confidence };
-  const classes = new Int32Array(project.n);
-  for (let i = 0; i < project.n; i++) {
-    classes[i] = Math.round(latest.results[i * 2]);
-    if (!fromLabels.labeled[i] && classes[i] >= 0) confidence[i] = latest.results[i * 2 + 1];
-  }
-  return { source: { kind: "round", round: latest.round }, classes, labeled: fromLabels.labeled, confidence };
+  const labeled = await labelClasses(projectId, latest?.round ?? null);
+  if (!latest) return { source: { kind: "labels", round: null }, labeled, classOf: (i) => labeled.get(i) ?? -1, confidence: () => Number.NaN };
+  const results = latest.results;
+  return {
+    source: { kind: "round", round: latest.round },
+    labeled,
+    classOf: (i) => Math.round(results[i * 2]),
+    confidence: (i) => (labeled.has(i) || results[i * 2] < 0 ? Number.NaN : results[i * 2 + 1]),
+  };
 }
 
 /** The majority (or resolved) class of every finished task; with `round`, only the labels that round used. */
-async function labelClasses(projectId: string, n: number, round: number | null) {
-  const classes = new Int32Array(n).fill(-1);
-  const labeled = new Uint8Array(n);
+async function labelClasses(projectId: string, round: number | null): Promise<Map<number, number>> {
+  const classes = new Map<number, number>();
   const used = round === null ? {} : { usedByRound: { lte: round } };
   const tasks = await db().task.findMany({
     where: { projectId, done: true, itemIndexB: null, labels: { some: { withdrawn: false, ...used } } },
@@ -64,9 +65,7 @@ async function labelClasses(projectId: string, n: number, round: number | null) 
   });
   for (const task of tasks) {
     const value = task.resolvedClassIndex !== null ? String(task.resolvedClassIndex) : majority(task.labels);
-    if (value === null) continue;
-    classes[task.itemIndex] = Number(value);
-    labeled[task.itemIndex] = 1;
+    if (value !== null) classes.set(task.itemIndex, Number(value));
   }
-  return { classes, labeled };
+  return classes;
 }

@@ -116,7 +116,7 @@ async function listCellItems(projectId: string, query: z.infer<typeof listItemsQ
   let more = false;
   for (let i = 0; i < project.n; i++) {
     if (query.cluster !== undefined && assignments[i] !== query.cluster) continue;
-    if (query.class !== undefined && classOf!.classes[i] !== query.class) continue;
+    if (query.class !== undefined && classOf!.classOf(i) !== query.class) continue;
     total++;
     if (i <= query.after) continue;
     if (page.length < query.limit) page.push(i);
@@ -127,13 +127,14 @@ async function listCellItems(projectId: string, query: z.infer<typeof listItemsQ
   return {
     items: rows.map((row) => {
       const i = row.index;
-      const known = classOf !== null && classOf.classes[i] >= 0;
+      const known = classOf !== null && classOf.classOf(i) >= 0;
+      const confidence = classOf?.confidence(i) ?? Number.NaN;
       return {
         ...itemView(projectId, i, row),
         cluster: assignments[i],
-        class: known ? classOf.classes[i] : null,
-        labeled: classOf?.labeled[i] === 1,
-        confidence: known && !Number.isNaN(classOf.confidence[i]) ? classOf.confidence[i] : null,
+        class: known ? classOf.classOf(i) : null,
+        labeled: classOf?.labeled.has(i) ?? false,
+        confidence: known && !Number.isNaN(confidence) ? confidence : null,
       };
     }),
     next,
