@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Label } from "@/lib/generated/prisma/client";
-import { db, lockProject, notifyProjectChanged, transaction, type Tx } from "../db";
+import { db, lockProject, notifyProjectChanged, transaction } from "../db";
 import { badRequest, conflict, notFound } from "../errors";
 import { requireProjectRole } from "../auth/project-access";
 import { cancelQueuedRound, maybeEnqueueRound } from "../rounds/round-job";

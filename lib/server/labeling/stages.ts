@@ -42,22 +42,31 @@ export interface StageProject {
   readonly clusterings: readonly { name: string; file: string; softFile?: string | null; k: number }[];
 }
 
-/** What the project needs drawn now: the free slots of its open tasks against the active team's need, and the budget's room. */
+/**
+ * What the project needs drawn now: the free slots of its open tasks against the active team's
+ * need, and the budget's room. Checked after most next-task calls, so it is two aggregate SQL
+ * reads (plain SQL both databases run), not the open tasks with their labels and leases.
+ */
 export async function stageDemand(tx: Tx, project: Pick<StageProject, "id" | "budget" | "overlap" | "batchSize">, now: Date, requester?: string) {
-  const open = await tx.task.findMany({
-    where: { projectId: project.id, done: false },
-    select: { _count: { select: { labels: { where: { withdrawn: false } }, leases: { where: { expiresAt: { gt: now } } } } }, leases: { where: { expiresAt: { gt: now } }, select: { userId: true } } },
-  });
-  const recent = await tx.label.findMany({ where: { projectId: project.id, createdAt: { gt: new Date(now.getTime() - ACTIVE_WINDOW_MS) } }, distinct: ["userId"], select: { userId: true } });
-  const active = new Set([...recent.map((l) => l.userId), ...open.flatMap((t) => t.leases.map((l) => l.userId))]);
+  const [slots] = await tx.$queryRaw<{ free: unknown; pending: unknown; labels: unknown }[]>`
+    SELECT COALESCE(SUM(CASE WHEN c."answers" + c."leases" < ${project.overlap} THEN ${project.overlap} - c."answers" - c."leases" ELSE 0 END), 0) AS "free",
+      COALESCE(SUM(CASE WHEN c."answers" < ${project.overlap} THEN ${project.overlap} - c."answers" ELSE 0 END), 0) AS "pending",
+      (SELECT COUNT(*) FROM "Label" l WHERE l."projectId" = ${project.id} AND l."kind" = 'label' AND l."withdrawn" = false) AS "labels"
+    FROM (
+      SELECT (SELECT COUNT(*) FROM "Label" l WHERE l."taskId" = t."id" AND l."withdrawn" = false) AS "answers",
+        (SELECT COUNT(*) FROM "Lease" s WHERE s."taskId" = t."id" AND s."expiresAt" > ${now}) AS "leases"
+      FROM "Task" t WHERE t."projectId" = ${project.id} AND t."done" = false
+    ) c`;
+  // active: holding a live lease on an open task, or answered within the window
+  const users = await tx.$queryRaw<{ userId: string }[]>`
+    SELECT s."userId" FROM "Lease" s JOIN "Task" t ON t."id" = s."taskId" WHERE t."projectId" = ${project.id} AND t."done" = false AND s."expiresAt" > ${now}
+    UNION
+    SELECT l."userId" FROM "Label" l WHERE l."projectId" = ${project.id} AND l."createdAt" > ${new Date(now.getTime() - ACTIVE_WINDOW_MS)}`;
+  const active = new Set(users.map((u) => u.userId));
   if (requester) active.add(requester);
-  let free = 0;
-  let pendingSlots = 0;
-  for (const t of open) {
-    free += Math.max(0, project.overlap - t._count.labels - t._count.leases);
-    pendingSlots += Math.max(0, project.overlap - t._count.labels);
-  }
-  const labels = await tx.label.count({ where: { projectId: project.id, kind: "label", withdrawn: false } });
+  const free = Number(slots.free);
+  const pendingSlots = Number(slots.pending);
+  const labels = Number(slots.labels);
   // every open slot may still become a label: draw only what the budget has room for after them
   const roomTasks = Math.max(0, Math.floor((project.budget - labels - pendingSlots) / project.overlap));
   const target = Math.max(1, active.size) * SLOTS_PER_ANNOTATOR;
@@ -92,12 +101,14 @@ const loadStageProject = (tx: Tx, id: string) =>
  * the need again: concurrent callers never draw twice. Returns the number of tasks drawn.
  */
 export async function drawStageIfNeeded(projectId: string, requester?: string): Promise<number> {
-  const before = await loadStageProject(db(), projectId);
-  if (!before || before.paused || before.state !== "ready") return 0;
-  // most checks find enough drawn: read the need first, without a write transaction or a ranking
-  const need = await stageDemand(db(), before, new Date(), requester);
+  // most checks find enough drawn: read the need first (the few columns it needs), without a write transaction or a ranking
+  const check = await db().project.findUnique({ where: { id: projectId }, select: { id: true, budget: true, overlap: true, batchSize: true, paused: true, state: true } });
+  if (!check || check.paused || check.state !== "ready") return 0;
+  const need = await stageDemand(db(), check, new Date(), requester);
   lastNeed.set(projectId, { at: Date.now(), free: need.free, target: need.target });
   if (need.size <= 0) return 0;
+  const before = await loadStageProject(db(), projectId);
+  if (!before) return 0;
   // files are read before the write transaction, so the lock is held for the draw only
   const ranking = before.mode === "pairwise" ? null : await latestRanking(before);
   const clusterings = ranking?.rawProba ? await testClusterings(before) : [];
