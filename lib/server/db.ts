@@ -16,12 +16,19 @@ import { withStatementCache } from "./sqlite-statements";
  */
 const globalForDb = globalThis as unknown as { cerealDb?: PrismaClient; cerealDbKey?: string };
 
+/**
+ * "minimal" errors: with any other format Prisma builds an Error (a captured stack trace) on every
+ * query, for the call site of a message that is never shown. It did so in `npm start`, whose client
+ * is made before bin/start.ts sets NODE_ENV=production (Prisma's switch to minimal); issue #18.
+ */
+const ERROR_FORMAT = "minimal";
+
 function createClient(config: ServerConfig): PrismaClient {
   if (config.postgresUrl) {
     const { pool, schema } = postgresTarget(config.postgresUrl);
-    return new PostgresPrismaClient({ adapter: new PrismaPg(pool, { schema }) }) as unknown as PrismaClient;
+    return new PostgresPrismaClient({ adapter: new PrismaPg(pool, { schema }), errorFormat: ERROR_FORMAT }) as unknown as PrismaClient;
   }
-  return new PrismaClient({ adapter: withStatementCache(new PrismaBetterSqlite3({ url: `file:${config.databasePath}`, timeout: 10_000 })) });
+  return new PrismaClient({ adapter: withStatementCache(new PrismaBetterSqlite3({ url: `file:${config.databasePath}`, timeout: 10_000 })), errorFormat: ERROR_FORMAT });
 }
 
 export function db(): PrismaClient {

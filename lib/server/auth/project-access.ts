@@ -32,12 +32,9 @@ export function rememberingMemberships<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 async function membershipRole(userId: string, projectId: string): Promise<ProjectRole> {
-  const project = await db().project.findUnique({
-    where: { id: projectId },
-    select: { id: true, members: { where: { userId }, select: { role: true } } },
-  });
-  if (!project) throw notFound("No project with this id.");
-  const membership = project.members[0];
-  if (!membership) throw forbidden("You are not a member of this project.");
-  return membership.role;
+  // the member row alone in the common case; the project is looked up only to tell 404 from 403
+  const membership = await db().projectMember.findUnique({ where: { projectId_userId: { projectId, userId } }, select: { role: true } });
+  if (membership) return membership.role;
+  if (!(await db().project.findUnique({ where: { id: projectId }, select: { id: true } }))) throw notFound("No project with this id.");
+  throw forbidden("You are not a member of this project.");
 }

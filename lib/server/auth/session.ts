@@ -75,7 +75,7 @@ export async function userFromSessionToken(token: string | null): Promise<Sessio
   if (!token) return null;
   const payload = await decodeSessionToken(token);
   if (!payload) return null;
-  const user = await db().user.findUnique({ where: { id: payload.uid } });
+  const user = await db().user.findUnique({ where: { id: payload.uid }, select: { id: true, email: true, name: true, role: true, sessionVersion: true } });
   if (!user || user.sessionVersion !== payload.sv) return null;
   return { id: user.id, email: user.email, name: user.name, role: user.role };
 }

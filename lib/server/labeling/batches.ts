@@ -9,9 +9,16 @@ import { lockProject, notifyProjectChanged, type Tx } from "../db";
  * ahead of need (stages.ts) or by a pairwise round. Every task keeps its draw record.
  */
 
+/** Projects whose seed stage this process saw committed: a stage is never removed, so every next-task call need not look again. */
+const seeded = new Set<string>();
+
 /** The seed stage (stage 0): a uniform sample of seedSize items, or pairs, drawn once per project. */
 export async function ensureSeedBatch(tx: Tx, project: { id: string; n: number; seed: number; seedSize: number; budget: number; mode: string }) {
-  if (await tx.batch.findUnique({ where: { projectId_index: { projectId: project.id, index: 0 } }, select: { id: true } })) return;
+  if (seeded.has(project.id)) return;
+  if (await tx.batch.findUnique({ where: { projectId_index: { projectId: project.id, index: 0 } }, select: { id: true } })) {
+    seeded.add(project.id);
+    return;
+  }
   const size = Math.min(project.seedSize, project.budget, project.n);
   const random = Random.from(project.seed, "seed-batch");
   const draws =

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Label } from "@/lib/generated/prisma/client";
-import { db, lockProject, notifyProjectChanged, transaction, type Tx } from "../db";
+import { db, lockProject, notifyProjectChanged, transaction } from "../db";
 import { badRequest, conflict, notFound } from "../errors";
 import { requireProjectRole } from "../auth/project-access";
 import { cancelQueuedRound, maybeEnqueueRound } from "../rounds/round-job";
@@ -64,17 +64,23 @@ export async function submitLabel(user: SessionUser, projectId: string, input: S
     const existing = await tx.label.findUnique({ where: { userId_idempotencyKey: { userId: user.id, idempotencyKey: input.idempotencyKey } } });
     if (existing) {
       if (!sameContent(existing, input)) throw conflict("This idempotency key was already used for a different label; send a new key for a new label.");
-      return { label: existing, duplicate: true, budget: undefined };
+      return { label: existing, duplicate: true, done: false, progress: undefined };
     }
-    const project = await tx.project.findUniqueOrThrow({ where: { id: projectId }, include: { _count: { select: { classes: true } } } });
-    checkValue(project.mode, project._count.classes, input);
-    const task = await tx.task.findFirst({ where: { id: input.taskId, projectId } });
+    const project = await tx.project.findUniqueOrThrow({ where: { id: projectId }, select: { mode: true, overlap: true, budget: true } });
+    // only a class index needs the classes (pairwise answers and skips do not)
+    const classes = project.mode !== "pairwise" && input.kind === "label" ? await tx.referenceClass.count({ where: { projectId } }) : 0;
+    checkValue(project.mode, classes, input);
+    const task = await tx.task.findFirst({ where: { id: input.taskId, projectId }, select: { id: true } });
     if (!task) throw notFound("No task with this id in this project.");
-    const used = await tx.label.findFirst({ where: { taskId: task.id, usedByRound: { not: null } }, select: { usedByRound: true } });
+    // the task's answers in one read: whether a round used one, whether this user answered, how many count toward overlap
+    const answers = await tx.label.findMany({ where: { taskId: task.id }, select: { userId: true, withdrawn: true, usedByRound: true } });
+    const used = answers.find((a) => a.usedByRound !== null);
     if (used) throw conflict(`This task was already used by round ${used.usedByRound}; its labels can only be corrected by the owner.`);
-    if (await tx.label.findFirst({ where: { taskId: task.id, userId: user.id, withdrawn: false } })) throw conflict("You already answered this task.");
-    const lease = await tx.lease.findUnique({ where: { taskId_userId: { taskId: task.id, userId: user.id } } });
-    if (!lease) throw conflict("This task is not leased to you: your lease expired and the task went to someone else. Ask for the next task.");
+    const standing = answers.filter((a) => !a.withdrawn);
+    if (standing.some((a) => a.userId === user.id)) throw conflict("You already answered this task.");
+    // the answer ends the user's lease; without one the task is not theirs to answer (the transaction rolls back on a later error)
+    const { count: leases } = await tx.lease.deleteMany({ where: { taskId: task.id, userId: user.id } });
+    if (!leases) throw conflict("This task is not leased to you: your lease expired and the task went to someone else. Ask for the next task.");
 
     const label = await tx.label.create({
       data: {
@@ -89,20 +95,16 @@ export async function submitLabel(user: SessionUser, projectId: string, input: S
         idempotencyKey: input.idempotencyKey,
       },
     });
-    await tx.labelChange.create({ data: { labelId: label.id, userId: user.id, action: "create", newValue: labelValue(label) } });
-    await tx.lease.delete({ where: { id: lease.id } });
-    await settleTask(tx, task.id, project.overlap);
+    await tx.labelChange.create({ data: { labelId: label.id, userId: user.id, action: "create", newValue: labelValue(label) }, select: { id: true } });
+    // a task is done once overlap answers are in (ARCHITECTURE.md: ties wait for the owner)
+    const done = standing.length + 1 >= project.overlap;
+    await tx.task.update({ where: { id: task.id }, data: { done }, select: { id: true } });
     await notifyProjectChanged(tx, projectId);
-    return { label, duplicate: false, budget: project.budget };
+    return { label, duplicate: false, done, progress: { labels: await countedLabels(tx, projectId), budget: project.budget } };
   });
-  if (!result.duplicate) await maybeEnqueueRound(projectId);
-  return { label: publicLabel(result.label), duplicate: result.duplicate, progress: await progress(projectId, result.budget) };
-}
-
-/** A task is done once overlap answers are in (ARCHITECTURE.md: ties wait for the owner). */
-async function settleTask(tx: Tx, taskId: string, overlap: number) {
-  const answers = await tx.label.count({ where: { taskId, withdrawn: false } });
-  await tx.task.update({ where: { id: taskId }, data: { done: answers >= overlap } });
+  // only a task that became done can make a round due (the settled labels grow); a finishing round checks again itself
+  if (result.done) await maybeEnqueueRound(projectId);
+  return { label: publicLabel(result.label), duplicate: result.duplicate, progress: result.progress ?? (await progress(projectId)) };
 }
 
 /**

@@ -45,7 +45,7 @@ async function leaseTasks(user: SessionUser, projectId: string, count: number): 
   const now = new Date();
   return transaction(async (tx) => {
     await lockProject(tx, projectId);
-    const project = await tx.project.findUniqueOrThrow({ where: { id: projectId } });
+    const project = await tx.project.findUniqueOrThrow({ where: { id: projectId }, select: { id: true, n: true, seed: true, seedSize: true, budget: true, mode: true, overlap: true, paused: true } });
     if (project.paused) return { tasks: [], state: "paused" as const, message: "The owner paused this project; no tasks are handed out until it resumes." };
     await ensureSeedBatch(tx, project);
     const labels = await countedLabels(tx, projectId);
@@ -57,26 +57,22 @@ async function leaseTasks(user: SessionUser, projectId: string, count: number): 
     }
 
     const expiresAt = new Date(now.getTime() + TASK_LEASE_MS);
-    for (const taskId of chosen) {
-      // Others' expired leases on this task end here: their late answers are refused (409).
-      await tx.lease.deleteMany({ where: { taskId, userId: { not: user.id }, expiresAt: { lte: now } } });
-      await tx.lease.upsert({ where: { taskId_userId: { taskId, userId: user.id } }, create: { taskId, userId: user.id, expiresAt }, update: { expiresAt } });
+    // Others' expired leases on these tasks end here: their late answers are refused (409).
+    const stale = chosen.filter((t) => t.staleLeases).map((t) => t.id);
+    if (stale.length) await tx.lease.deleteMany({ where: { taskId: { in: stale }, userId: { not: user.id }, expiresAt: { lte: now } } });
+    for (const t of chosen) {
+      await tx.lease.upsert({ where: { taskId_userId: { taskId: t.id, userId: user.id } }, create: { taskId: t.id, userId: user.id, expiresAt }, update: { expiresAt } });
     }
-    const tasks = await tx.task.findMany({ where: { id: { in: chosen } }, include: { batch: { select: { index: true, drawnByRoundIndex: true } } }, orderBy: { drawOrder: "asc" } });
-    const items = await tx.item.findMany({
-      where: { projectId, index: { in: tasks.flatMap((t) => (t.itemIndexB === null ? [t.itemIndex] : [t.itemIndex, t.itemIndexB])) } },
-    });
-    const byIndex = new Map(items.map((i) => [i.index, i]));
-    const view = (index: number) => itemView(projectId, index, byIndex.get(index));
+    const view = (index: number, item: AvailableTask["a"]) => itemView(projectId, index, item ?? undefined);
     return {
       state: "ok" as const,
-      tasks: tasks.map((t) => ({
+      tasks: chosen.map((t) => ({
         id: t.id,
-        stage: t.batch.index,
-        drawnByRound: t.batch.drawnByRoundIndex,
+        stage: t.stage,
+        drawnByRound: t.drawnByRound,
         leaseExpiresAt: expiresAt.toISOString(),
-        item: view(t.itemIndex),
-        itemB: t.itemIndexB === null ? null : view(t.itemIndexB),
+        item: view(t.itemIndex, t.a),
+        itemB: t.itemIndexB === null ? null : view(t.itemIndexB, t.b),
       })),
     };
   });
@@ -87,24 +83,57 @@ export function countedLabels(tx: Tx, projectId: string) {
   return tx.label.count({ where: { projectId, kind: "label", withdrawn: false } });
 }
 
-/** Tasks the user may take now: theirs already (still leased) first, then free slots by draw order. */
-async function availableTasks(tx: Tx, project: { id: string; overlap: number }, userId: string, now: Date, count: number): Promise<string[]> {
-  const open = await tx.task.findMany({
-    where: { projectId: project.id, done: false },
-    orderBy: { drawOrder: "asc" },
-    select: {
-      id: true,
-      labels: { where: { withdrawn: false }, select: { userId: true } },
-      leases: { where: { expiresAt: { gt: now } }, select: { userId: true } },
-    },
-  });
-  const mine = open.filter((t) => t.leases.some((l) => l.userId === userId) && !t.labels.some((l) => l.userId === userId));
-  const free = open.filter(
-    (t) =>
-      !t.labels.some((l) => l.userId === userId) &&
-      !t.leases.some((l) => l.userId === userId) &&
-      t.labels.length + t.leases.length < project.overlap,
-  );
-  return [...mine, ...free].slice(0, count).map((t) => t.id);
+interface AvailableTask {
+  id: string;
+  itemIndex: number;
+  itemIndexB: number | null;
+  stage: number;
+  drawnByRound: number | null;
+  /** another annotator's lease on it has expired (and is to be ended) */
+  staleLeases: boolean;
+  a: { externalId: string; text: string | null; image: string | null } | null;
+  b: { externalId: string; text: string | null; image: string | null } | null;
 }
 
+/**
+ * Tasks the user may take now, with their stage and items: theirs already (still leased, not
+ * answered) first, then free slots (not answered or leased by them, fewer than `overlap`
+ * answers and live leases) by draw order. One query that returns only the chosen tasks: the
+ * open tasks' labels and leases are counted in SQL, not loaded (issue #18: the three relation
+ * reads and their mapping were the largest cost of a next-task call). Plain SQL both databases run.
+ */
+async function availableTasks(tx: Tx, project: { id: string; overlap: number }, userId: string, now: Date, count: number): Promise<AvailableTask[]> {
+  const rows = await tx.$queryRaw<Record<string, unknown>[]>`
+    SELECT t."id", t."itemIndex", t."itemIndexB", b."index" AS "stage", b."drawnByRoundIndex" AS "drawnByRound",
+      EXISTS (SELECT 1 FROM "Lease" s WHERE s."taskId" = t."id" AND s."userId" <> ${userId} AND s."expiresAt" <= ${now}) AS "staleLeases",
+      ia."externalId" AS "aExternalId", ia."text" AS "aText", ia."image" AS "aImage",
+      ib."externalId" AS "bExternalId", ib."text" AS "bText", ib."image" AS "bImage"
+    FROM (
+      SELECT t0.*,
+        EXISTS (SELECT 1 FROM "Lease" m WHERE m."taskId" = t0."id" AND m."userId" = ${userId} AND m."expiresAt" > ${now}) AS "mine"
+      FROM "Task" t0
+      WHERE t0."projectId" = ${project.id} AND t0."done" = false
+        AND NOT EXISTS (SELECT 1 FROM "Label" l WHERE l."taskId" = t0."id" AND l."userId" = ${userId} AND l."withdrawn" = false)
+    ) t
+    JOIN "Batch" b ON b."id" = t."batchId"
+    LEFT JOIN "Item" ia ON ia."projectId" = t."projectId" AND ia."index" = t."itemIndex"
+    LEFT JOIN "Item" ib ON ib."projectId" = t."projectId" AND ib."index" = t."itemIndexB"
+    WHERE t."mine"
+      OR (SELECT COUNT(*) FROM "Label" l WHERE l."taskId" = t."id" AND l."withdrawn" = false)
+        + (SELECT COUNT(*) FROM "Lease" s WHERE s."taskId" = t."id" AND s."expiresAt" > ${now}) < ${project.overlap}
+    ORDER BY CASE WHEN t."mine" THEN 0 ELSE 1 END, t."drawOrder"
+    LIMIT ${count}`;
+  const item = (externalId: unknown, text: unknown, image: unknown) =>
+    externalId === null || externalId === undefined ? null : { externalId: String(externalId), text: (text as string | null) ?? null, image: (image as string | null) ?? null };
+  const int = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return rows.map((r) => ({
+    id: String(r.id),
+    itemIndex: Number(r.itemIndex),
+    itemIndexB: int(r.itemIndexB),
+    stage: Number(r.stage),
+    drawnByRound: int(r.drawnByRound),
+    staleLeases: Boolean(Number(r.staleLeases)),
+    a: item(r.aExternalId, r.aText, r.aImage),
+    b: item(r.bExternalId, r.bText, r.bImage),
+  }));
+}
