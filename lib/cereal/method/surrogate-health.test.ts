@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { denseTable, metricsFromTable } from "@/lib/metrics";
 import type { Draw } from "./designs";
-import { guardedEstimator, guardedTable } from "./estimators-guarded";
+import { guardedEstimator, guardedOverconfidenceEstimator, guardedTable } from "./estimators-guarded";
 import { jackknifeMetrics } from "./jackknife";
 import type { EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
 import { EMPTY_RECORD, extendRecord } from "./out-of-sample";
 import { ppiTable } from "./ppi";
 import type { TestClustering } from "./problem";
-import { surrogateHealth } from "./surrogate-health";
+import { isOverconfident, surrogateHealth } from "./surrogate-health";
 
 const draw = (row: number, q: number, round: number, order: number): Draw => ({ row, design: "uniform", score: null, q, order, round });
 const clustering: TestClustering = { name: "c", k: 2, assignments: Int32Array.from([0, 1, 0, 1, 0, 1]) };
@@ -111,11 +111,34 @@ describe("surrogate health: calibration", () => {
     const c = surrogateHealth(calibrated.labeled, calibrated.draws, calibrated.outOfSample);
     expect(c.recentUnderconfidence!).toBeCloseTo(0, 6);
     expect(c.diffuse).toBe(false);
-    // right on 32 of 40 at 0.99: overconfident, not flagged
+    expect(isOverconfident(c)).toBe(false);
+    // right on 32 of 40 at 0.99: overconfident, not diffuse
     const sharp = batchOf([0.99, 0.01], (i) => i % 5 !== 0);
     const o = surrogateHealth(sharp.labeled, sharp.draws, sharp.outOfSample);
     expect(o.recentUnderconfidence!).toBeCloseTo(-0.19, 6);
     expect(o.diffuse).toBe(false);
+    expect(isOverconfident(o)).toBe(true);
+    expect(isOverconfident(o, { overconfidentGap: 0.2 })).toBe(false);
+  });
+
+  it("an overconfident surrogate is read in the latest window only: a calibrated model gets the soft table back", () => {
+    const sharp = { predicted: [0.99, 0.01] as [number, number], right: (i: number) => i % 5 !== 0 };
+    const calibrated = { predicted: [0.8, 0.2] as [number, number], right: (i: number) => i % 5 !== 0 };
+    const input = batchesOf([sharp, calibrated, calibrated, calibrated]);
+    expect(isOverconfident(surrogateHealth(input.labeled, input.draws, input.outOfSample))).toBe(false);
+    expect(isOverconfident(surrogateHealth(input.labeled, input.draws.slice(0, 42), input.outOfSample))).toBe(true);
+  });
+
+  it("guarded-overconfidence: an overconfident surrogate gets the ppi table, the default guard keeps the soft one", () => {
+    const sharp = batchOf([0.99, 0.01], (i) => i % 5 !== 0);
+    const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: 42 }, (_, i) => i % 2) };
+    const ppi = ppiTable(sharp, clusters, { pseudo: "soft", lambda: "tuned" });
+    expect(guardedOverconfidenceEstimator.metrics!(sharp, clusters)).toEqual(metricsFromTable(ppi));
+    expect(denseTable(guardedOverconfidenceEstimator.table(sharp, clusters))).toEqual(denseTable(ppi));
+    // every row labeled: the soft table is the labels' table
+    const all = { ...sharp, proba: new Float32Array(0) };
+    expect(guardedEstimator.metrics!(all, clusters)).toEqual(metricsFromTable(softTable(all, clusters)));
+    expect(guardedOverconfidenceEstimator.metrics!(all, clusters)).not.toEqual(metricsFromTable(softTable(all, clusters)));
   });
 
   it("a surrogate once read as diffuse stays so when later windows read calibrated", () => {

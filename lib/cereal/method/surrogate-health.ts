@@ -49,7 +49,13 @@ export interface HealthOptions {
   readonly window?: number;
   /** default 0.05: an under-confidence above it flags pi as diffuse */
   readonly diffuseGap?: number;
+  /** default OVERCONFIDENT_GAP: an under-confidence below minus it reads pi as overconfident (isOverconfident) */
+  readonly overconfidentGap?: number;
 }
+
+/** the over-confidence (confidence minus accuracy) above which the soft table is not trusted: FixMatch on weak-c5
+ * (60-67% right) read 0.15-0.29, on digits 0.01-0.02 (ESTIMATORS.md, "The overconfident middling surrogate") */
+export const OVERCONFIDENT_GAP = 0.15;
 
 export function surrogateHealth(
   labeled: LabeledRows,
@@ -112,4 +118,15 @@ export function surrogateHealth(
     // under 20 rows the gap says little (one wrong row moves it by 5 points or more); once read, it stays
     diffuse: gaps.some((g) => g.count >= 20 && g.gap > gapLimit),
   };
+}
+
+/**
+ * Over-confidence: the recent under-confidence below minus `overconfidentGap` (read from 20 rows on, as
+ * `diffuse`): pi is sure of classes the items are often not in, and the soft table counts them there.
+ * Read in the latest window only (unlike `diffuse`): a model that learns its way to calibration gets
+ * the soft table back. Not a field of SurrogateHealth, so the stored health record keeps its shape.
+ */
+export function isOverconfident(health: SurrogateHealth, options: HealthOptions = {}): boolean {
+  const gap = health.recentUnderconfidence;
+  return gap !== null && health.recentCount >= 20 && gap < -(options.overconfidentGap ?? OVERCONFIDENT_GAP);
 }
