@@ -7,7 +7,7 @@
  */
 import { contingency, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
 import type { Draw } from "./designs";
-import { guardedEstimator, guardedOverconfidenceEstimator, ppiJackknifeEstimator } from "./estimators-guarded";
+import { guardedEstimator, guardedNoOverconfidenceEstimator, ppiJackknifeEstimator } from "./estimators-guarded";
 import { softEstimator } from "./estimators-soft";
 import type { OutOfSampleRecord } from "./out-of-sample";
 import { ppiHardEstimator, ppiHtEstimator, ppiLabelsEstimator, ppiSizeWeightedEstimator, ppiSoftEstimator, ppiStageRatioEstimator, ppiUntunedEstimator } from "./ppi";
@@ -123,7 +123,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "ppi-labels": ppiLabelsEstimator,
   "ppi-jackknife": ppiJackknifeEstimator,
   guarded: guardedEstimator,
-  "guarded-overconfidence": guardedOverconfidenceEstimator,
+  "guarded-no-overconfidence": guardedNoOverconfidenceEstimator,
 };
 
 export function estimatorByName(name: string): Estimator {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { denseTable, metricsFromTable } from "@/lib/metrics";
 import type { Draw } from "./designs";
-import { guardedEstimator, guardedOverconfidenceEstimator, guardedTable } from "./estimators-guarded";
+import { guardedEstimator, guardedNoOverconfidenceEstimator, guardedTable } from "./estimators-guarded";
 import { jackknifeMetrics } from "./jackknife";
 import type { EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
@@ -129,16 +129,16 @@ describe("surrogate health: calibration", () => {
     expect(isOverconfident(surrogateHealth(input.labeled, input.draws.slice(0, 42), input.outOfSample))).toBe(true);
   });
 
-  it("guarded-overconfidence: an overconfident surrogate gets the ppi table, the default guard keeps the soft one", () => {
+  it("guarded: an overconfident surrogate gets the ppi table, the guard before it keeps the soft one", () => {
     const sharp = batchOf([0.99, 0.01], (i) => i % 5 !== 0);
     const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: 42 }, (_, i) => i % 2) };
     const ppi = ppiTable(sharp, clusters, { pseudo: "soft", lambda: "tuned" });
-    expect(guardedOverconfidenceEstimator.metrics!(sharp, clusters)).toEqual(metricsFromTable(ppi));
-    expect(denseTable(guardedOverconfidenceEstimator.table(sharp, clusters))).toEqual(denseTable(ppi));
+    expect(guardedEstimator.metrics!(sharp, clusters)).toEqual(metricsFromTable(ppi));
+    expect(denseTable(guardedEstimator.table(sharp, clusters))).toEqual(denseTable(ppi));
     // every row labeled: the soft table is the labels' table
     const all = { ...sharp, proba: new Float32Array(0) };
-    expect(guardedEstimator.metrics!(all, clusters)).toEqual(metricsFromTable(softTable(all, clusters)));
-    expect(guardedOverconfidenceEstimator.metrics!(all, clusters)).not.toEqual(metricsFromTable(softTable(all, clusters)));
+    expect(guardedNoOverconfidenceEstimator.metrics!(all, clusters)).toEqual(metricsFromTable(softTable(all, clusters)));
+    expect(guardedEstimator.metrics!(all, clusters)).not.toEqual(metricsFromTable(softTable(all, clusters)));
   });
 
   it("a surrogate once read as diffuse stays so when later windows read calibrated", () => {

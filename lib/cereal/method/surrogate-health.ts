@@ -16,9 +16,10 @@
  * error of the top class, ECE with one bin). Above `diffuseGap` (0.05, about two standard errors
  * of an accuracy over 150 rows; read from 20 rows on) pi is `diffuse`, and stays so in later rounds:
  * the reading fades as the accuracy nears 1 while the soft table's bias does not (kNN on digits,
- * seed 3: 0.036-0.044 at 300-450 labels, its soft NMI 0.07 low). Over-confidence (FixMatch: 1-2 points on digits)
- * is not flagged: a sharp pi moves the soft table towards the argmax table, whose error is the
- * accuracy's, which `weak` reads.
+ * seed 3: 0.036-0.044 at 300-450 labels, its soft NMI 0.07 low). A little over-confidence (FixMatch: 1-2
+ * points on digits) is harmless: a sharp pi moves the soft table towards the argmax table. A lot of it
+ * with a middling accuracy is not (FixMatch on weak-c5: 60-67% right, 15-29 points overconfident, the
+ * soft NMI 0.05-0.10 low, worse than Random), and `weak` misses it above 60%: isOverconfident reads it.
  */
 import type { Draw } from "./designs";
 import type { LabeledRows } from "./surrogate";
