@@ -16,8 +16,8 @@
  * small residuals, and the correction keeps it unbiased. Measured with the kNN fake on digits
  * (ESTIMATORS.md): the soft ppi table there pays for the many near-empty cells the diffuse pi
  * fills (clipped to 0 by the projection), and the jackknife more than doubled its error. When the
- * surrogate is overconfident (its confidence more than 15 points above its out-of-sample accuracy,
- * surrogate-health.ts isOverconfident: FixMatch at 60-67% on weak-c5), the soft table counts every
+ * surrogate has been overconfident (its confidence more than 25 points above its out-of-sample accuracy
+ * in some window, surrogate-health.ts guardReading: FixMatch at 50-68% on weak-c5), the soft table counts every
  * item in the class pi is sure of and reads NMI 0.05-0.10 low; the estimate is then the power-tuned
  * ppi table (not jackknifed: there it already reads low, and the jackknife pushed it further down;
  * ESTIMATORS.md). A bootstrap draw is recognised by its multiplicities (intervals.ts drawInput): the
@@ -29,7 +29,7 @@ import { softTable } from "./estimators-soft";
 import { jackknifeMetrics } from "./jackknife";
 import { ppiTable, type PpiOptions } from "./ppi";
 import type { TestClustering } from "./problem";
-import { isOverconfident, surrogateHealth, type HealthOptions } from "./surrogate-health";
+import { guardReading, type HealthOptions } from "./surrogate-health";
 
 const PPI: PpiOptions = { pseudo: "soft", lambda: "tuned" };
 const PPI_HARD: PpiOptions = { pseudo: "hard", lambda: "tuned" };
@@ -42,8 +42,8 @@ export interface GuardOptions extends HealthOptions {
 
 /** which estimate the surrogate's health calls for: weak (accuracy) before diffuse and overconfident (calibration) */
 function guardState(input: EstimatorInput, guard: GuardOptions): "healthy" | "weak" | "diffuse" | "overconfident" {
-  const h = surrogateHealth(input.labeled, input.draws, input.outOfSample, guard);
-  return h.weak ? "weak" : h.diffuse ? "diffuse" : guard.overconfidence !== false && isOverconfident(h, guard) ? "overconfident" : "healthy";
+  const { health: h, overconfident } = guardReading(input.labeled, input.draws, input.outOfSample, guard);
+  return h.weak ? "weak" : h.diffuse ? "diffuse" : guard.overconfidence !== false && overconfident ? "overconfident" : "healthy";
 }
 
 export function guardedTable(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions = {}): ContingencyTable {
