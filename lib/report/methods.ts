@@ -42,6 +42,7 @@ const ACQUISITION_TEXT: Record<string, string> = {
   crossentropy: "by the cross-entropy between the surrogate and the clusterings (CrossEntropy)",
   hardnmi: "by the Hard NMI acquisition function",
   softnmi: "by the Soft NMI acquisition function",
+  residual: "in proportion to the standard deviation of the surrogate's predicted residual (active inference)",
 };
 
 const DESIGN_TEXT: Record<string, string> = {

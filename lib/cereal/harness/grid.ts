@@ -33,10 +33,14 @@ export const PAPER_NAMES: Record<Acquisition, string> = {
   crossentropy: "CrossEntropy",
   softnmi: "Soft NMI",
   hardnmi: "Hard NMI",
+  residual: "Residual s.d. (active inference)",
 };
 
+/** the paper's six acquisitions (the residual score is issue #23's, not the paper's) */
+const PAPER_ACQUISITIONS = ACQUISITIONS.filter((a) => a !== "residual");
+
 export function paperGrid(): GridConfig[] {
-  const grid: GridConfig[] = ACQUISITIONS.map((a) => ({ label: PAPER_NAMES[a], acquisition: a, fixmatch: false, pseudo: false }));
+  const grid: GridConfig[] = PAPER_ACQUISITIONS.map((a) => ({ label: PAPER_NAMES[a], acquisition: a, fixmatch: false, pseudo: false }));
   for (const a of ["random", "softnmi", "hardnmi"] as const) {
     grid.push({ label: `${PAPER_NAMES[a]} + FixMatch`, acquisition: a, fixmatch: true, pseudo: false });
     grid.push({ label: `${PAPER_NAMES[a]} + PL`, acquisition: a, fixmatch: false, pseudo: true });

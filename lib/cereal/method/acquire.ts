@@ -11,6 +11,7 @@ import {
   scoreCrossEntropy,
   scoreHardNmi,
   scoreMaxEntropy,
+  scoreResidual,
   scoreSoftNmi,
   type Acquisition,
 } from "./acquisition";
@@ -27,6 +28,8 @@ export const DEFAULT_DESIGN: Record<Acquisition, Design> = {
   crossentropy: "proportional",
   hardnmi: "top-score",
   softnmi: "top-score",
+  // a probability sample by construction: its 1/q weights are the design
+  residual: "proportional",
 };
 
 /** The designs an acquisition can draw with: Random draws uniformly, a scoring acquisition by its
@@ -68,6 +71,7 @@ export function scorePool(input: AcquireInput, acquisition: Acquisition, cluster
   if (!input.proba) throw new Error(`${acquisition} acquisition needs the surrogate's probabilities`);
   const proba = positions ? gatherRows(input.proba, positions, C) : input.proba;
   if (acquisition === "maxentropy") return scoreMaxEntropy(proba, C);
+  if (acquisition === "residual") return scoreResidual(proba, C);
   if (acquisition === "bald") {
     if (!input.mc) throw new Error("bald acquisition needs MC dropout probabilities");
     const { passes } = input.mc;

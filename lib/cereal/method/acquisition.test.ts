@@ -8,6 +8,7 @@ import {
   scoreCrossEntropy,
   scoreHardNmi,
   scoreMaxEntropy,
+  scoreResidual,
   scoreSoftNmi,
   type JointTable,
 } from "./acquisition";
@@ -130,5 +131,14 @@ describe("acquireBatch", () => {
     expect(design).toBe("proportional");
     expect(draws).toHaveLength(2);
     expect(draws.every((d) => d.q > 0 && d.q < 1)).toBe(true);
+  });
+});
+
+describe("residual s.d. (active inference)", () => {
+  it("is sqrt(1 - sum pi^2): 0 for a sure prediction, sqrt(1 - 1/C) for a uniform one", () => {
+    const scores = scoreResidual(Float32Array.from([1, 0, 0, 1 / 3, 1 / 3, 1 / 3, 0.7, 0.2, 0.1]), 3);
+    expect(scores[0]).toBe(0);
+    expect(scores[1]).toBeCloseTo(Math.sqrt(2 / 3), 6);
+    expect(scores[2]).toBeCloseTo(Math.sqrt(1 - 0.49 - 0.04 - 0.01), 6);
   });
 });

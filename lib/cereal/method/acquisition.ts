@@ -6,7 +6,7 @@
  */
 import { entropyOfCounts } from "@/lib/metrics";
 
-export const ACQUISITIONS = ["random", "maxentropy", "bald", "crossentropy", "hardnmi", "softnmi"] as const;
+export const ACQUISITIONS = ["random", "maxentropy", "bald", "crossentropy", "hardnmi", "softnmi", "residual"] as const;
 export type Acquisition = (typeof ACQUISITIONS)[number];
 
 /** A joint count table of reference classes (rows, C) against clusters (columns, K). */
@@ -60,6 +60,24 @@ export function scoreMaxEntropy(proba: Float32Array, classes: number): Float64Ar
       if (p > 0) h -= p * Math.log(p);
     }
     scores[i] = h;
+  }
+  return scores;
+}
+
+/**
+ * Active inference's score (Zrnic & Candes 2024, "Active statistical inference"): the predicted
+ * residual's standard deviation sqrt(E||onehot(y) - pi||^2) = sqrt(1 - sum_y pi(y|x)^2) under
+ * pi, the spread a label removes from a prediction-powered estimate. Drawn proportionally with a
+ * uniform share tau (the design's eps) and weighted by 1/q, it is that paper's design; not one of
+ * the paper's acquisitions (issue #23 item 2).
+ */
+export function scoreResidual(proba: Float32Array, classes: number): Float64Array {
+  const n = proba.length / classes;
+  const scores = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let sq = 0;
+    for (let y = 0; y < classes; y++) sq += proba[i * classes + y] ** 2;
+    scores[i] = Math.sqrt(Math.max(0, 1 - sq));
   }
   return scores;
 }

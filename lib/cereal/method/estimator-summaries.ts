@@ -11,6 +11,10 @@ export interface EstimatorSummary {
 
 const BOOTSTRAP = "90% bootstrap: the labeled items resampled and every pseudo-label drawn from the surrogate, so early on an interval may not contain its estimate.";
 
+const GUARDED_ESTIMATE =
+  "soft (labels + the surrogate's class distributions) while the surrogate is healthy; once it gets under 60% of newly labeled items right, prediction-powered with a jackknife correction of its small-sample bias; when it is right more than 5 points more often than its confidence says (diffuse), prediction-powered from its most likely class.";
+const GUARDED_INTERVAL = "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median.";
+
 export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   labels: { estimate: "the labeled items alone, no surrogate (Random in the paper's tables).", interval: "90% bootstrap over the labeled items." },
   argmax: { estimate: "labels + the surrogate's most likely class on every other item (the paper's estimator).", interval: BOOTSTRAP },
@@ -24,10 +28,15 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   "ppi-size": { estimate: "prediction-powered as ppi, its batches weighted by size.", interval: BOOTSTRAP },
   "ppi-ht": { estimate: "prediction-powered as ppi, with a plain Horvitz-Thompson correction and no rescaling of the clusters to their sizes.", interval: BOOTSTRAP },
   "ppi-stage-ratio": { estimate: "prediction-powered as ppi, each batch's correction scaled to the cluster sizes on its own (biased when batches are small).", interval: BOOTSTRAP },
+  "ppi-labels": { estimate: "prediction-powered as ppi with no surrogate term (lambda = 0): the labels alone, weighted by how they were drawn, each cluster rescaled to its size.", interval: BOOTSTRAP },
+  "ppi-jackknife": { estimate: "prediction-powered as ppi, with a jackknife correction of its small-sample bias (the guarded estimator's choice for a weak surrogate).", interval: BOOTSTRAP },
   guarded: {
-    estimate:
-      "soft (labels + the surrogate's class distributions) while the surrogate is healthy; once it gets under 60% of newly labeled items right, prediction-powered with a jackknife correction of its small-sample bias; when it is right more than 5 points more often than its confidence says (diffuse), prediction-powered from its most likely class.",
-    interval: "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median.",
+    estimate: `${GUARDED_ESTIMATE} Once its confidence has been more than 25 points above how often it is right (overconfident), prediction-powered.`,
+    interval: GUARDED_INTERVAL,
+  },
+  "guarded-no-overconfidence": {
+    estimate: `${GUARDED_ESTIMATE} It does not read over-confidence (the guarded estimator before issue #23's overconfidence guard).`,
+    interval: GUARDED_INTERVAL,
   },
 };
 

@@ -7,10 +7,10 @@
  */
 import { contingency, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
 import type { Draw } from "./designs";
-import { guardedEstimator } from "./estimators-guarded";
+import { guardedEstimator, guardedNoOverconfidenceEstimator, ppiJackknifeEstimator } from "./estimators-guarded";
 import { softEstimator } from "./estimators-soft";
 import type { OutOfSampleRecord } from "./out-of-sample";
-import { ppiHardEstimator, ppiHtEstimator, ppiSizeWeightedEstimator, ppiSoftEstimator, ppiStageRatioEstimator, ppiUntunedEstimator } from "./ppi";
+import { ppiHardEstimator, ppiHtEstimator, ppiLabelsEstimator, ppiSizeWeightedEstimator, ppiSoftEstimator, ppiStageRatioEstimator, ppiUntunedEstimator } from "./ppi";
 import type { TestClustering } from "./problem";
 import type { LabeledRows } from "./surrogate";
 
@@ -120,7 +120,10 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "ppi-size": ppiSizeWeightedEstimator,
   "ppi-ht": ppiHtEstimator,
   "ppi-stage-ratio": ppiStageRatioEstimator,
+  "ppi-labels": ppiLabelsEstimator,
+  "ppi-jackknife": ppiJackknifeEstimator,
   guarded: guardedEstimator,
+  "guarded-no-overconfidence": guardedNoOverconfidenceEstimator,
 };
 
 export function estimatorByName(name: string): Estimator {

@@ -278,3 +278,5 @@ export const ppiSizeWeightedEstimator = ppiEstimator("ppi-size", { pseudo: "soft
 export const ppiHtEstimator = ppiEstimator("ppi-ht", { pseudo: "soft", lambda: "tuned", perCluster: "ht" });
 /** the per-stage ratio of eq. (1'), the default before issue #23: for the comparison in the estimators grid */
 export const ppiStageRatioEstimator = ppiEstimator("ppi-stage-ratio", { pseudo: "soft", lambda: "tuned", perCluster: "stage-ratio" });
+/** lambda = 0: the labels alone, Horvitz-Thompson weighted and post-stratified (what power tuning shrinks towards) */
+export const ppiLabelsEstimator = ppiEstimator("ppi-labels", { pseudo: "soft", lambda: 0 });

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { denseTable, metricsFromTable } from "@/lib/metrics";
 import type { Draw } from "./designs";
-import { guardedEstimator, guardedTable } from "./estimators-guarded";
+import { guardedEstimator, guardedNoOverconfidenceEstimator, guardedTable } from "./estimators-guarded";
 import { jackknifeMetrics } from "./jackknife";
 import type { EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
 import { EMPTY_RECORD, extendRecord } from "./out-of-sample";
 import { ppiTable } from "./ppi";
 import type { TestClustering } from "./problem";
-import { surrogateHealth } from "./surrogate-health";
+import { guardReading, readsOverconfident, surrogateHealth } from "./surrogate-health";
 
 const draw = (row: number, q: number, round: number, order: number): Draw => ({ row, design: "uniform", score: null, q, order, round });
 const clustering: TestClustering = { name: "c", k: 2, assignments: Int32Array.from([0, 1, 0, 1, 0, 1]) };
@@ -111,11 +111,40 @@ describe("surrogate health: calibration", () => {
     const c = surrogateHealth(calibrated.labeled, calibrated.draws, calibrated.outOfSample);
     expect(c.recentUnderconfidence!).toBeCloseTo(0, 6);
     expect(c.diffuse).toBe(false);
-    // right on 32 of 40 at 0.99: overconfident, not flagged
+    expect(guardReading(calibrated.labeled, calibrated.draws, calibrated.outOfSample).overconfident).toBe(false);
+    // right on 32 of 40 at 0.99: overconfident, not diffuse
     const sharp = batchOf([0.99, 0.01], (i) => i % 5 !== 0);
     const o = surrogateHealth(sharp.labeled, sharp.draws, sharp.outOfSample);
     expect(o.recentUnderconfidence!).toBeCloseTo(-0.19, 6);
     expect(o.diffuse).toBe(false);
+    expect(guardReading(sharp.labeled, sharp.draws, sharp.outOfSample, { overconfidentGap: 0.15 }).overconfident).toBe(true);
+    expect(guardReading(sharp.labeled, sharp.draws, sharp.outOfSample).overconfident).toBe(false);
+    expect(readsOverconfident({ count: 40, gap: -0.26 })).toBe(true);
+    expect(readsOverconfident({ count: 19, gap: -0.5 })).toBe(false);
+  });
+
+  it("a surrogate once read as overconfident stays so: later calibrated windows do not give the soft table back", () => {
+    // right on 28 of 40 at 0.99: 29 points overconfident
+    const sharp = { predicted: [0.99, 0.01] as [number, number], right: (i: number) => i % 10 < 7 };
+    const calibrated = { predicted: [0.8, 0.2] as [number, number], right: (i: number) => i % 5 !== 0 };
+    const input = batchesOf([sharp, calibrated, calibrated, calibrated]);
+    const { health, overconfident } = guardReading(input.labeled, input.draws, input.outOfSample);
+    expect(health.recentUnderconfidence!).toBeCloseTo(0, 6);
+    expect(overconfident).toBe(true);
+    const later = batchesOf([calibrated, calibrated, calibrated, calibrated]);
+    expect(guardReading(later.labeled, later.draws, later.outOfSample).overconfident).toBe(false);
+  });
+
+  it("guarded: an overconfident surrogate gets the ppi table, the guard before it keeps the soft one", () => {
+    const sharp = batchOf([0.99, 0.01], (i) => i % 10 < 7);
+    const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: 42 }, (_, i) => i % 2) };
+    const ppi = ppiTable(sharp, clusters, { pseudo: "soft", lambda: "tuned" });
+    expect(guardedEstimator.metrics!(sharp, clusters)).toEqual(metricsFromTable(ppi));
+    expect(denseTable(guardedEstimator.table(sharp, clusters))).toEqual(denseTable(ppi));
+    // every row labeled: the soft table is the labels' table
+    const all = { ...sharp, proba: new Float32Array(0) };
+    expect(guardedNoOverconfidenceEstimator.metrics!(all, clusters)).toEqual(metricsFromTable(softTable(all, clusters)));
+    expect(guardedEstimator.metrics!(all, clusters)).not.toEqual(metricsFromTable(softTable(all, clusters)));
   });
 
   it("a surrogate once read as diffuse stays so when later windows read calibrated", () => {

@@ -16,9 +16,10 @@
  * error of the top class, ECE with one bin). Above `diffuseGap` (0.05, about two standard errors
  * of an accuracy over 150 rows; read from 20 rows on) pi is `diffuse`, and stays so in later rounds:
  * the reading fades as the accuracy nears 1 while the soft table's bias does not (kNN on digits,
- * seed 3: 0.036-0.044 at 300-450 labels, its soft NMI 0.07 low). Over-confidence (FixMatch: 1-2 points on digits)
- * is not flagged: a sharp pi moves the soft table towards the argmax table, whose error is the
- * accuracy's, which `weak` reads.
+ * seed 3: 0.036-0.044 at 300-450 labels, its soft NMI 0.07 low). A little over-confidence (FixMatch: 1-2
+ * points on digits) is harmless: a sharp pi moves the soft table towards the argmax table. A lot of it
+ * with a middling accuracy is not (FixMatch on weak-c5: 60-67% right, 15-29 points overconfident, the
+ * soft NMI 0.05-0.10 low, worse than Random), and `weak` misses it above 60%: isOverconfident reads it.
  */
 import type { Draw } from "./designs";
 import type { LabeledRows } from "./surrogate";
@@ -49,6 +50,24 @@ export interface HealthOptions {
   readonly window?: number;
   /** default 0.05: an under-confidence above it flags pi as diffuse */
   readonly diffuseGap?: number;
+  /** default OVERCONFIDENT_GAP: an under-confidence below minus it reads pi as overconfident (isOverconfident) */
+  readonly overconfidentGap?: number;
+}
+
+/** the over-confidence (confidence minus accuracy) above which the soft table is not trusted: FixMatch on weak-c5
+ * (50-68% right) read 0.13-0.44, on demo 0.13-0.39 (52-78% right), on digits 0.01-0.02 (ESTIMATORS.md,
+ * "The overconfident middling surrogate": 0.15 and 0.2 cost demo more than 0.25 did) */
+export const OVERCONFIDENT_GAP = 0.25;
+
+/** one window's calibration reading: its labeled rows with predictions, and accuracy minus confidence over them */
+export interface CalibrationWindow {
+  readonly count: number;
+  readonly gap: number;
+}
+
+/** whether a window reads pi as overconfident: from 20 rows on (as `diffuse`), its gap below minus `overconfidentGap` */
+export function readsOverconfident(window: CalibrationWindow, options: HealthOptions = {}): boolean {
+  return window.count >= 20 && window.gap < -(options.overconfidentGap ?? OVERCONFIDENT_GAP);
 }
 
 export function surrogateHealth(
@@ -57,6 +76,32 @@ export function surrogateHealth(
   record: OutOfSampleRecord | undefined,
   options: HealthOptions = {},
 ): SurrogateHealth {
+  return healthReading(labeled, draws, record, options).health;
+}
+
+/**
+ * The health and whether pi was read overconfident in any window so far (readsOverconfident; it
+ * stays, like `diffuse`: a surrogate that once hid a third of its mistakes behind its confidence
+ * does not earn the soft table back by a window or two of smaller gaps; measured on weak-c5, where
+ * the latest window alone left 2 of 4 seeds worse than Random). Not a field of SurrogateHealth, so
+ * the stored health record keeps its shape.
+ */
+export function guardReading(
+  labeled: LabeledRows,
+  draws: readonly Draw[],
+  record: OutOfSampleRecord | undefined,
+  options: HealthOptions = {},
+): { health: SurrogateHealth; overconfident: boolean } {
+  const { health, gaps } = healthReading(labeled, draws, record, options);
+  return { health, overconfident: gaps.some((g) => readsOverconfident(g, options)) };
+}
+
+function healthReading(
+  labeled: LabeledRows,
+  draws: readonly Draw[],
+  record: OutOfSampleRecord | undefined,
+  options: HealthOptions,
+): { health: SurrogateHealth; gaps: CalibrationWindow[] } {
   const threshold = options.weakAccuracy ?? 0.6;
   const window = options.window ?? 3;
   const perBatch: { accuracy: number; count: number; confidence: number; weightedConfidence: number }[] = [];
@@ -94,14 +139,14 @@ export function surrogateHealth(
   const recentAccuracy = recentCount > 0 ? recent.reduce((a, b) => a + b.accuracy * b.count, 0) / recentCount : null;
   const recentConfidence = recentCount > 0 ? recent.reduce((a, b) => a + b.confidence * b.count, 0) / recentCount : null;
   // accuracy minus weighted confidence over the `window` batches ending at each batch; the last is the recent one
-  const gaps = perBatch.map((_, i) => {
+  const gaps = perBatch.map((_, i): CalibrationWindow => {
     const w = perBatch.slice(Math.max(0, i + 1 - window), i + 1);
     const count = w.reduce((a, b) => a + b.count, 0);
     return { count, gap: w.reduce((a, b) => a + (b.accuracy - b.weightedConfidence) * b.count, 0) / count };
   });
   const underconfidence = gaps.length > 0 ? gaps[gaps.length - 1].gap : null;
   const gapLimit = options.diffuseGap ?? 0.05;
-  return {
+  const health: SurrogateHealth = {
     latestAccuracy: latest?.accuracy ?? null,
     latestCount: latest?.count ?? 0,
     recentAccuracy,
@@ -112,4 +157,5 @@ export function surrogateHealth(
     // under 20 rows the gap says little (one wrong row moves it by 5 points or more); once read, it stays
     diffuse: gaps.some((g) => g.count >= 20 && g.gap > gapLimit),
   };
+  return { health, gaps };
 }

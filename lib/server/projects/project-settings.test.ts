@@ -70,7 +70,7 @@ describe("project settings", () => {
       expect(r.status).toBe(400);
       expect((await r.json()).error.message).toMatch(message);
     };
-    await bad({ acquisition: "greedy" }, /acquisition: Invalid option: expected one of "random"\|"maxentropy"\|"bald"\|"crossentropy"\|"hardnmi"\|"softnmi"/);
+    await bad({ acquisition: "greedy" }, /acquisition: Invalid option: expected one of "random"\|"maxentropy"\|"bald"\|"crossentropy"\|"hardnmi"\|"softnmi"\|"residual"/);
     await bad({ overlap: 0 }, /overlap: Use at least 1/);
     await bad({ budget: 1.5 }, /budget: Use a whole number/);
     await bad({ seedSize: 2000 }, /The seed batch \(2000\) cannot exceed the budget \(1000\)/);

@@ -1,0 +1,87 @@
+/**
+ * Replays the guarded estimator's choice (issue #23) on recorded runs, paired with Random by bundle
+ * and seed. A guard only picks, per round, which table's estimate to report; every table it picks
+ * from is recorded in a run made with `--compare soft,ppi,ppi-hard,ppi-jackknife` (the weak branch is
+ * `ppi-jackknife`, the diffuse one `ppi-hard`), and the round's surrogate health is recorded too, so
+ * a guard's point estimates, and with them its AEC, follow from one set of runs for any threshold.
+ * Rows: the recorded estimators but the guards, then the guard of estimators-guarded.ts replayed with the
+ * over-confidence threshold G (0.15-0.3; "-" = not read, the guard before issue #23's second part), the reading
+ * kept once made (as the code does) or read in the latest window only.
+ * AEC(NMI) per 1000 labels over the rounds up to the smaller budget, mean over the clusterings.
+ *
+ *   node --import tsx bench/guard-replay.ts RUN.json [RUN.json ...]   (Random's runs among them)
+ */
+import { readFileSync } from "node:fs";
+import { aec } from "@/lib/cereal/harness/aec";
+import type { RoundRecord, SimulationResult } from "@/lib/cereal/harness/simulate";
+import { readsOverconfident } from "@/lib/cereal/method/surrogate-health";
+
+type RunFile = SimulationResult & { readonly bundle: string };
+const files = process.argv.slice(2);
+if (files.length === 0) {
+  process.stderr.write("usage: node --import tsx bench/guard-replay.ts RUN.json [RUN.json ...] (cereal simulate --out files, Random's among them)\n");
+  process.exit(2);
+}
+const runs = files.map((file) => JSON.parse(readFileSync(file, "utf8")) as RunFile);
+const isRandom = (r: RunFile) => r.config.acquisition === "random" && r.config.design === "uniform" && r.config.estimator === "labels";
+const key = (r: RunFile) => `${r.bundle}|${r.config.seed}`;
+const randoms = new Map(runs.filter(isRandom).map((r) => [key(r), r]));
+
+/** which recorded estimator a round reports, given the rounds before it */
+type Pick = (round: RoundRecord, earlier: readonly RoundRecord[]) => string;
+function aecOf(run: RunFile, budget: number, pick: Pick): number {
+  const rounds = run.rounds.filter((r) => r.nLabels <= budget);
+  const clusterings = run.config.clusterings as string[];
+  const curve = (c: string) => rounds.map((r, i) => ({ nLabels: r.nLabels, absErr: Math.abs(r.byEstimator![pick(r, rounds.slice(0, i))].estimate[c].nmi - r.true[c].nmi) }));
+  return clusterings.reduce((a, c) => a + aec(curve(c), 1000), 0) / clusterings.length;
+}
+/** the round's latest calibration window read overconfident (each round records its latest window; the guard reads every window so far) */
+const over = (r: RoundRecord, gap: number) => {
+  const h = r.surrogateHealth;
+  return !!h && h.recentUnderconfidence !== null && readsOverconfident({ count: h.recentCount, gap: h.recentUnderconfidence }, { overconfidentGap: gap });
+};
+/** the guard of estimators-guarded.ts: weak -> jackknifed ppi, diffuse -> ppi-hard, overconfident above `gap` in this
+ * round's window (or, `sticky`, in any round's so far) -> ppi, else soft */
+const guard =
+  (gap: number | null, sticky = true): Pick =>
+  (r, earlier) => {
+    const h = r.surrogateHealth;
+    if (h?.weak) return "ppi-jackknife";
+    if (h?.diffuse) return "ppi-hard";
+    if (gap === null) return "soft";
+    return over(r, gap) || (sticky && earlier.some((e) => over(e, gap))) ? "ppi" : "soft";
+  };
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const se = (xs: readonly number[]) => (xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length) : Number.NaN);
+const byBundle = new Map<string, RunFile[]>();
+for (const run of runs.filter((r) => !isRandom(r))) {
+  if (!randoms.has(key(run))) throw new Error(`no Random run of ${run.bundle} seed ${run.config.seed}`);
+  const label = `${run.bundle} (${run.config.acquisition}, ${run.config.design})`;
+  byBundle.set(label, [...(byBundle.get(label) ?? []), run]);
+}
+
+console.log("| bundle (acquisition, design) | estimator | seeds | AEC NMI per 1000 labels (Random's) | ratio of means | minus Random, mean ± se | seeds better than Random | minus the guard before (G = -), mean ± se |");
+console.log("|---|---|---|---|---|---|---|---|");
+for (const [label, group] of [...byBundle.entries()].sort()) {
+  const budget = Math.min(...group.flatMap((r) => [r.summary.nLabels, randoms.get(key(r))!.summary.nLabels]));
+  const random = group.map((r) => aecOf(randoms.get(key(r))!, budget, () => "labels"));
+  // the recorded guards are left out: which guard `guarded` names depends on the code a run was made with; the replay says
+  const recorded = Object.keys(group[0].rounds[0].byEstimator ?? {})
+    .filter((name) => !name.startsWith("guarded"))
+    .map((name): [string, Pick] => [name, () => name]);
+  const replayed = [
+    ...[null, 0.15, 0.2, 0.25, 0.3].map((gap): [string, Pick] => [`guard replayed, G = ${gap ?? "-"}`, guard(gap)]),
+    ...[0.15, 0.25].map((gap): [string, Pick] => [`guard replayed, G = ${gap}, latest window only`, guard(gap, false)]),
+  ];
+  const before = group.map((r) => aecOf(r, budget, guard(null)));
+  for (const [name, pick] of [...recorded, ...replayed]) {
+    const a = group.map((r) => aecOf(r, budget, pick));
+    const d = a.map((v, i) => v - random[i]);
+    const b = a.map((v, i) => v - before[i]);
+    const seeds = group.map((r) => r.config.seed).join(",");
+    console.log(
+      `| ${label} | ${name} | ${group.length} (${seeds}) | ${mean(a).toFixed(4)} (${mean(random).toFixed(4)}) | ${(mean(a) / mean(random)).toFixed(2)}x | ${mean(d).toFixed(4)} ± ${se(d).toFixed(4)} | ${d.filter((v) => v < 0).length}/${d.length} | ${mean(b).toFixed(4)} ± ${se(b).toFixed(4)} |`,
+    );
+  }
+}
