@@ -69,10 +69,13 @@ export async function roundDue(projectId: string, round: number): Promise<boolea
 }
 
 export async function maybeEnqueueRound(projectId: string): Promise<boolean> {
-  // checked on every answer: while a round is queued or running (most of the time) one query says no
-  const busy = await db().job.count({ where: { projectId, kind: roundJob.kind, status: { in: ["queued", "running"] } } });
-  if (busy > 0) return false;
+  // checked on every answer: while a round is queued or running (most of the time) two short reads say no
+  const active = await db().job.findMany({ where: { projectId, kind: roundJob.kind, status: { in: ["queued", "running"] } }, select: { dedupeKey: true } });
   const round = await nextRoundIndex(projectId);
+  // The job of the latest finished round may still be running (it draws the next stage, then writes its
+  // result): it is not in the way. Answers given then were told no, and its own check comes before them,
+  // so counting it lost the next round whenever its last labels came in that window.
+  if (active.some((job) => job.dedupeKey !== roundJobKey(projectId, round - 1))) return false;
   if (!(await roundDue(projectId, round))) return false;
   // A round the owner cancelled keeps its job (status cancelled) until the owner retries it.
   const queued = (await enqueueUniqueJob(roundJob, { projectId, round })) !== null;
