@@ -1,7 +1,8 @@
 /**
  * A team labeling at once against a started instance (issue #18); not run in CI.
  *   node --import tsx bench/team.ts [--annotators 30] [--seconds 120] [--kill-at 60] [--max-requests 2000]
- *     [--n 20000] [--d 64] [--classes 10] [--budget 20000] [--batch-size B] [--seed-size S] [--cpu-prof DIR] [--keep]
+ *     [--n 20000] [--d 64] [--classes 10] [--budget 20000] [--batch-size B] [--seed-size S] [--cpu-prof DIR] [--keep] [--in-step]
+ *     [--client page|single]
  * 1. generates a bundle of n items (Gaussian classes, k-means k = 10: bench/overlap-bundle.ts) and
  *    starts `npm start` (bin/start.ts; it builds Next only when the build is stale) on a free port
  *    with its own data folder and database in a temp folder;
@@ -9,10 +10,14 @@
  *    recommended trainer) and the budget over HTTP as the admin, creates the annotator accounts and
  *    adds them to the project;
  * 3. runs one bot per annotator over loopback: it keeps the project's event stream open (as the
- *    label page does) and loops next task -> think 2 +- 1 s -> answer with the reference class and
- *    an idempotency key (10% of answers sent twice with the same key); a bot that got no task asks
- *    again after 0.5 s; bounded by --seconds and --max-requests per bot. Meanwhile GET /api/health
- *    (no database, no session) every 100 ms shows how long the web process's event loop stalls;
+ *    label page does), starts at a random point of one think time (--in-step: all at once) and
+ *    loops next task -> think 2 +- 1 s -> answer with the reference class and an idempotency key
+ *    (10% of answers sent twice with the same key). `--client page` (the default) holds tasks as
+ *    the label page does (use-labeling-session.ts: asks for 5 when it holds fewer than 3; the
+ *    server lists the held ones first); `--client single` asks for one task before every answer.
+ *    A bot left with no task asks again after 0.5 s (counted as a next-task call without a task);
+ *    bounded by --seconds and --max-requests per bot. Meanwhile GET /api/health (no database, no
+ *    session) every 100 ms shows how long the web process's event loop stalls;
  * 4. at --kill-at seconds (once a round is running) SIGKILLs the worker (the start process's child)
  *    and times until that round job runs again;
  * 5. prints labels per second, the share of next-task calls without a task while budget remained,
@@ -47,12 +52,23 @@ const { values } = parseArgs({
     "seed-size": { type: "string" },
     "cpu-prof": { type: "string" },
     keep: { type: "boolean", default: false },
+    "in-step": { type: "boolean", default: false },
+    client: { type: "string", default: "page" },
   },
 });
 const annotators = Number(values.annotators);
 const seconds = Number(values.seconds);
 const killAt = values["kill-at"] === undefined ? null : Number(values["kill-at"]);
 const maxRequests = Number(values["max-requests"]);
+const inStep = values["in-step"];
+const client = values.client;
+if (client !== "page" && client !== "single") throw new Error(`--client must be page (hold tasks as the label page does) or single (one next-task call per answer), got ${client}.`);
+/** the label page (use-labeling-session.ts) holds TARGET tasks and asks for more below LOW_WATER */
+const PAGE_TARGET = 5;
+const PAGE_LOW_WATER = 3;
+/** an annotator's think time between a task shown and its answer: uniform in [1, 3] s */
+const THINK_MIN_MS = 1000;
+const THINK_MAX_MS = 3000;
 for (const [name, value] of Object.entries({ annotators, seconds, "max-requests": maxRequests })) {
   if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive whole number (got ${value}).`);
 }
@@ -197,6 +213,7 @@ let duplicateAnswers = 0;
 let refused = 0;
 const loadAtStart = os.loadavg()[0];
 const webCpuAtStart = cpuSeconds(server.pid);
+const benchCpuAtStart = process.cpuUsage();
 const started = Date.now();
 const deadline = started + seconds * 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -227,26 +244,36 @@ async function probeHealth() {
 
 async function bot(i: number) {
   const session = sessions[i];
+  // a team's annotators are not in step: each bot opens its label page at a random point of one
+  // think time (--in-step: all at once, every stream and first call in the same millisecond)
+  if (!inStep) await sleep(Math.random() * THINK_MAX_MS);
   void watch(session);
+  // the tasks this bot holds, as the label page keeps them (--client page) or one at a time (--client single)
+  let queue: { id: string; item: { index: number } }[] = [];
+  const answered = new Set<string>();
   for (let requests = 0; Date.now() < deadline && requests < maxRequests && !budgetReached; ) {
-    const next = await call(session, "POST", `/api/projects/${projectId}/tasks/next?count=1`);
-    requests++;
-    if (next.status !== 200) {
-      if (next.status !== 0) failedRequests.push(`next task: HTTP ${next.status} ${JSON.stringify(next.json)}`);
-      await sleep(500);
-      continue;
+    if (queue.length < (client === "page" ? PAGE_LOW_WATER : 1)) {
+      const next = await call(session, "POST", `/api/projects/${projectId}/tasks/next?count=${client === "page" ? PAGE_TARGET : 1}`);
+      requests++;
+      if (next.status !== 200) {
+        if (next.status !== 0) failedRequests.push(`next task: HTTP ${next.status} ${JSON.stringify(next.json)}`);
+        await sleep(500);
+        continue;
+      }
+      nextCalls++;
+      nextMs.push(next.ms);
+      // the server lists the bot's still-leased tasks first, then new ones
+      queue = ((next.json.tasks ?? []) as { id: string; item: { index: number } }[]).filter((t) => !answered.has(t.id));
+      if (!queue.length) {
+        if (next.json.state === "budget_reached") budgetReached = true;
+        else noTaskWithBudget++;
+        await sleep(500);
+        continue;
+      }
     }
-    nextCalls++;
-    nextMs.push(next.ms);
-    const tasks = (next.json.tasks ?? []) as { id: string; item: { index: number } }[];
-    if (!tasks.length) {
-      if (next.json.state === "budget_reached") budgetReached = true;
-      else noTaskWithBudget++;
-      await sleep(500);
-      continue;
-    }
-    await sleep(1000 + Math.random() * 2000);
-    const task = tasks[0];
+    await sleep(THINK_MIN_MS + Math.random() * (THINK_MAX_MS - THINK_MIN_MS));
+    const task = queue.shift()!;
+    answered.add(task.id);
     const body = { taskId: task.id, kind: "label", classIndex: labels[task.item.index], idempotencyKey: randomUUID() };
     for (let send = 0; send < (Math.random() < 0.1 ? 2 : 1); send++) {
       const answer = await call(session, "POST", `/api/projects/${projectId}/labels`, body);
@@ -291,9 +318,12 @@ async function killWorkerDuringARound(): Promise<Kill | null> {
 
 // the web process's CPU while the bots ran: it reads the same on a busy machine as on an idle one
 let webCpu = null as { seconds: number; wallSeconds: number } | null;
+let benchCpuSeconds = 0;
 const bots = Promise.all(sessions.map((_, i) => bot(i))).then(() => {
   const now = cpuSeconds(server.pid);
   if (now !== null && webCpuAtStart !== null) webCpu = { seconds: now - webCpuAtStart, wallSeconds: (Date.now() - started) / 1000 };
+  const bench = process.cpuUsage(benchCpuAtStart);
+  benchCpuSeconds = (bench.user + bench.system) / 1e6;
 });
 const [kill] = await Promise.all([killWorkerDuringARound(), probeHealth(), bots]);
 const elapsed = (Date.now() - started) / 1000;
@@ -325,7 +355,7 @@ const leftovers = spawnSync("ps", ["-o", "pid=,args=", "--ppid", String(server.p
 
 const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] : NaN);
 const ms = (xs: number[]) => `p50 ${pct(xs, 0.5).toFixed(0)} ms / p95 ${pct(xs, 0.95).toFixed(0)} ms / p99 ${pct(xs, 0.99).toFixed(0)} ms (${xs.length} calls)`;
-console.log(`\n== bench/team.ts: ${annotators} annotators, ${elapsed.toFixed(0)} s, N=${values.n} D=${values.d} classes=${values.classes}, rounds of ${applied.fixmatchSteps} FixMatch steps, batches of ${applied.batchSize}`);
+console.log(`\n== bench/team.ts: ${annotators} annotators (${client === "page" ? "holding tasks as the label page does" : "one next-task call per answer"}), ${elapsed.toFixed(0)} s, N=${values.n} D=${values.d} classes=${values.classes}, rounds of ${applied.fixmatchSteps} FixMatch steps, batches of ${applied.batchSize}`);
 console.log(`machine:                   ${os.cpus().length} cores, load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end (1 min)`);
 console.log(`labels accepted:           ${accepted.size} (${(accepted.size / elapsed).toFixed(2)} labels/s); answers sent twice: ${duplicateAnswers} recognised as duplicates; refused answers: ${refused}`);
 console.log(`next task without a task:  ${noTaskWithBudget} of ${nextCalls} calls (${((100 * noTaskWithBudget) / Math.max(1, nextCalls)).toFixed(1)}%) while budget remained${budgetReached ? "; the budget was reached" : ""}`);
@@ -335,6 +365,7 @@ console.log(`GET /api/health (no db):   ${ms(healthMs)}, max ${Math.max(...healt
 const webCalls = nextMs.length + labelMs.length + healthMs.length;
 const cpu = webCpu;
 console.log(`web process CPU:           ${cpu ? `${cpu.seconds.toFixed(1)} s in ${cpu.wallSeconds.toFixed(0)} s (${((100 * cpu.seconds) / cpu.wallSeconds).toFixed(0)}% of a core), ${((1000 * cpu.seconds) / Math.max(1, webCalls)).toFixed(1)} ms per call (${webCalls} next task, label and health calls; the streams' pushes included)` : "not measured (no /proc)"}`);
+console.log(`bench process CPU:         ${benchCpuSeconds.toFixed(1)} s (the ${annotators} bots and their event streams share the machine's cores with the instance)`);
 console.log(`failed requests:           ${failedRequests.length}${failedRequests.length ? ` (${[...new Set(failedRequests)].slice(0, 3).join("; ")})` : ""}`);
 console.log(`event streams:             ${annotators} open, ${streamEvents} snapshots pushed`);
 console.log(`rounds run:                ${rounds} (${roundSteps.map((r) => `#${r.index} on ${r.nLabels} labels${r.roundSeconds === null ? "" : ` in ${r.roundSeconds.toFixed(0)} s`}`).join(", ")})`);

@@ -66,10 +66,9 @@ export async function submitLabel(user: SessionUser, projectId: string, input: S
       if (!sameContent(existing, input)) throw conflict("This idempotency key was already used for a different label; send a new key for a new label.");
       return { label: existing, duplicate: true, done: false, progress: undefined };
     }
-    const project = await tx.project.findUniqueOrThrow({ where: { id: projectId }, select: { mode: true, overlap: true, budget: true } });
-    // only a class index needs the classes (pairwise answers and skips do not)
-    const classes = project.mode !== "pairwise" && input.kind === "label" ? await tx.referenceClass.count({ where: { projectId } }) : 0;
-    checkValue(project.mode, classes, input);
+    // the project and its number of classes in one read (a class index is checked against it)
+    const project = await tx.project.findUniqueOrThrow({ where: { id: projectId }, select: { mode: true, overlap: true, budget: true, _count: { select: { classes: true } } } });
+    checkValue(project.mode, project._count.classes, input);
     const task = await tx.task.findFirst({ where: { id: input.taskId, projectId }, select: { id: true } });
     if (!task) throw notFound("No task with this id in this project.");
     // the task's answers in one read: whether a round used one, whether this user answered, how many count toward overlap

@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { ensureSeedBatch } from "./batches";
 import { lockProject, transaction, type Tx } from "../db";
 import { itemView, type ItemView } from "./item-view";
@@ -60,9 +62,7 @@ async function leaseTasks(user: SessionUser, projectId: string, count: number): 
     // Others' expired leases on these tasks end here: their late answers are refused (409).
     const stale = chosen.filter((t) => t.staleLeases).map((t) => t.id);
     if (stale.length) await tx.lease.deleteMany({ where: { taskId: { in: stale }, userId: { not: user.id }, expiresAt: { lte: now } } });
-    for (const t of chosen) {
-      await tx.lease.upsert({ where: { taskId_userId: { taskId: t.id, userId: user.id } }, create: { taskId: t.id, userId: user.id, expiresAt }, update: { expiresAt } });
-    }
+    await leaseAll(tx, chosen.map((t) => t.id), user.id, now, expiresAt);
     const view = (index: number, item: AvailableTask["a"]) => itemView(projectId, index, item ?? undefined);
     return {
       state: "ok" as const,
@@ -76,6 +76,17 @@ async function leaseTasks(user: SessionUser, projectId: string, count: number): 
       })),
     };
   });
+}
+
+/**
+ * Leases these tasks to the user until `expiresAt` in one statement: a new lease, or the user's
+ * own lease on it renewed (the label page asks for its held tasks again with each refill).
+ */
+async function leaseAll(tx: Tx, taskIds: readonly string[], userId: string, now: Date, expiresAt: Date) {
+  const rows = taskIds.map((taskId) => Prisma.sql`(${randomUUID()}, ${taskId}, ${userId}, ${expiresAt}, ${now})`);
+  await tx.$executeRaw`
+    INSERT INTO "Lease" ("id", "taskId", "userId", "expiresAt", "createdAt") VALUES ${Prisma.join(rows)}
+    ON CONFLICT ("taskId", "userId") DO UPDATE SET "expiresAt" = excluded."expiresAt"`;
 }
 
 /** Labels that count toward the budget (ARCHITECTURE.md: skips and unsure do not). */
