@@ -12,10 +12,10 @@
  * warm runs only the warm arms (the cold runs of `simulate --recommended` may come from elsewhere:
  * any run of the same command line, e.g. with --compare, has the same summary).
  */
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { simulateOnce } from "./simulate-once";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -46,16 +46,10 @@ const fileOf = (bundle: string, seed: number, arm: string) =>
   path.join(values.dir, `${path.basename(bundle)}-b${values.budget}-n${values.batch}-s${seed}-${arm}.json`);
 
 function run(bundle: string, seed: number, arm: string) {
-  const file = fileOf(bundle, seed, arm);
-  if (fs.existsSync(file)) return;
-  const args = ["--import", "tsx", "bin/cereal.ts", "simulate", "--bundle", bundle, "--clustering", values.clustering, "--recommended"];
-  args.push("--seed", String(seed), "--budget", values.budget, "--batch", values.batch, "--quiet", "--out", `${file}.tmp`);
+  const args = ["--bundle", bundle, "--clustering", values.clustering, "--recommended"];
+  args.push("--seed", String(seed), "--budget", values.budget, "--batch", values.batch, "--quiet");
   if (arm !== "cold") args.push("--warm-steps", arm.slice("warm".length));
-  const started = performance.now();
-  const child = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"] });
-  if (child.status !== 0) throw new Error(`simulate ${args.join(" ")} exited with ${child.status}`);
-  fs.renameSync(`${file}.tmp`, file);
-  console.error(`${path.basename(file)}: ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  simulateOnce(fileOf(bundle, seed, arm), args);
 }
 
 if (!values.report) for (let seed = firstSeed; seed < seeds; seed++) for (const bundle of bundles) for (const arm of arms) run(bundle, seed, arm);

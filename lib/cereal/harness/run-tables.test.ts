@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import type { MetricValues } from "@/lib/metrics";
+import { coverageTable, coveredAt, projectedTotal, stopOutcome, stopRuleTable, versusRandomTable } from "./run-tables";
+import type { RoundRecord, SimulationResult } from "./simulate";
+
+const values = (nmi: number) => ({ nmi, ami: nmi, ari: nmi, fmi: nmi, vmeasure: nmi, acc: nmi, ap: nmi }) as unknown as MetricValues;
+const TRUTH = 0.5;
+
+interface Point {
+  readonly n: number;
+  readonly estimate: number;
+  readonly half: number;
+  readonly converged?: boolean;
+  readonly needed?: number | null;
+}
+
+/** a one-clustering run ("c") whose rounds have the given estimates, interval half-widths and stop records */
+function run(seed: number, points: readonly Point[], estimator = "guarded"): SimulationResult {
+  const rounds = points.map(
+    (p, i) =>
+      ({
+        round: i,
+        nLabels: p.n,
+        estimate: { c: values(p.estimate) },
+        interval: { c: Object.fromEntries(Object.keys(values(0)).map((k) => [k, [p.estimate - p.half, p.estimate + p.half]])) },
+        true: { c: values(TRUTH) },
+        absErr: { c: values(Math.abs(p.estimate - TRUTH)) },
+        stop: { c: Object.fromEntries(Object.keys(values(0)).map((k) => [k, { converged: p.converged ?? false, labelsStillNeeded: p.needed ?? null }])) },
+        byEstimator: { [estimator]: { estimate: { c: values(p.estimate) }, absErr: { c: values(Math.abs(p.estimate - TRUTH)) }, interval: null } },
+      }) as unknown as RoundRecord,
+  );
+  return { config: { seed, clusterings: ["c"], estimator }, rounds, draws: [], summary: {} } as unknown as SimulationResult;
+}
+
+describe("run tables (runs as the unit)", () => {
+  it("coverage is read at the round with exactly B labels, one trial per run", () => {
+    const held = run(0, [
+      { n: 200, estimate: 0.52, half: 0.05 },
+      { n: 500, estimate: 0.6, half: 0.05 },
+    ]);
+    expect(coveredAt(held, "c", 200)).toBe(true);
+    expect(coveredAt(held, "c", 500)).toBe(false);
+    expect(coveredAt(held, "c", 1000)).toBeNull();
+    const table = coverageTable(new Map([["b", [held, run(1, [{ n: 200, estimate: 0.7, half: 0.05 }])]]]), [200, 500]);
+    expect(table).toContain("| b | c | 200 | 2 | 1/2 = 0.500");
+    expect(table).toContain("| b | c | 500 | 1 | 0/1 = 0.000");
+    expect(table).toContain("| b | pooled | 200, 500 | 2 | 1/3 = 0.333");
+  });
+
+  it("the stop rule is judged at the first round it fires", () => {
+    const r = run(0, [
+      { n: 100, estimate: 0.4, half: 0.05, needed: 400 },
+      { n: 150, estimate: 0.49, half: 0.009, converged: true },
+      { n: 200, estimate: 0.45, half: 0.005, converged: true },
+    ]);
+    const outcome = stopOutcome(r, "c");
+    expect(outcome.firedAt).toBe(150);
+    expect(outcome.absErr).toBeCloseTo(0.01, 12);
+    expect(outcome.covered).toBe(false);
+    expect(outcome.narrowAt).toBe(150);
+    expect(projectedTotal(r.rounds, "c", 100)).toBe(500);
+    expect(projectedTotal(r.rounds, "c", 150)).toBeNull();
+    expect(stopOutcome(run(1, [{ n: 100, estimate: 0.5, half: 0.1 }]), "c")).toEqual({ firedAt: null, absErr: null, covered: null, narrowAt: null });
+  });
+
+  it("the stop-rule table counts firing before the budget, the error target and the projection against what was needed", () => {
+    const fires = run(0, [
+      { n: 200, estimate: 0.5, half: 0.05, needed: 200 },
+      { n: 300, estimate: 0.505, half: 0.005, converged: true },
+      { n: 400, estimate: 0.505, half: 0.005, converged: true },
+    ]);
+    const late = run(1, [
+      { n: 200, estimate: 0.45, half: 0.05, needed: 100 },
+      { n: 300, estimate: 0.45, half: 0.05, needed: 100 },
+      { n: 400, estimate: 0.45, half: 0.05 },
+    ]);
+    const table = stopRuleTable(new Map([["b", [fires, late]]]), 400);
+    const row = table.split("\n").find((l) => l.startsWith("| b | c |"))!;
+    const cells = row.split(" | ");
+    expect(cells[3]).toMatch(/^1\/2 = 0\.500/);
+    expect(cells[4]).toBe("300 (300-300)");
+    expect(cells[5]).toMatch(/^1\/1 = 1\.000/);
+    expect(cells[7]).toBe("1/1");
+    // (400 - 300) / 2 runs
+    expect(cells[8]).toBe("50");
+    // fires: projected 200 + 200 = 400 against 300 needed; late: never narrow, projected 300 <= 400
+    expect(cells[9]).toBe("1 narrow by 400: projected / needed median 1.33 (1.33-1.33); 1 not narrow by 400, 1 of them projected <= 400");
+  });
+
+  it("AEC against Random pairs runs by seed", () => {
+    const flat = (seed: number, err: number, estimator: string) =>
+      run(
+        seed,
+        [0, 1, 2].map((i) => ({ n: 100 + 100 * i, estimate: TRUTH + err, half: 0.1 })),
+        estimator,
+      );
+    const table = versusRandomTable(
+      new Map([["b", [flat(0, 0.01, "guarded"), flat(1, 0.02, "guarded"), flat(2, 0.01, "guarded")]]]),
+      new Map([["b", [flat(0, 0.04, "labels"), flat(1, 0.04, "labels")]]]),
+      300,
+    );
+    // two pairs: AEC = err x 0.2 thousand labels; 0.003 against 0.008
+    expect(table).toContain("| b | 300 | 2 | 0.0030 (0.0080) | 0.38x | 0.38 ± 0.13 | -0.0050 ± 0.0010 | 2/2 |");
+  });
+});
