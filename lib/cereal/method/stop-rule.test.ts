@@ -38,4 +38,26 @@ describe("stop rule", () => {
     const flat = [50, 100, 150].map((n): HistoryPoint => ({ nLabels: n, estimate: 0.5, interval: [0.4, 0.6] }));
     expect(stopDecision(flat).labelsStillNeeded).toBeNull();
   });
+
+  it("leaves round 0's wide interval out of the fit once two later rounds exist", () => {
+    const seedRound: HistoryPoint = { nLabels: 50, estimate: 0.5, interval: [0.1, 0.9] };
+    const history = [seedRound, point(100, 0.5), point(150, 0.5), point(200, 0.5)];
+    expect(stopDecision(history).labelsStillNeeded).toBe(400 - 200);
+    // with round 0 the curve would be far steeper and ask for fewer
+    const steep = fitWidthPowerLaw(history)!;
+    expect(Math.pow(0.02 / steep.a, 1 / steep.b)).toBeLessThan(300);
+    // with only one later round there is nothing else to fit
+    expect(stopDecision([seedRound, point(100, 0.5)]).labelsStillNeeded).toBeGreaterThan(0);
+  });
+
+  it("never says 0 labels needed while the interval is still too wide", () => {
+    const widths: [number, number][] = [[100, 0.3], [150, 0.2], [200, 0.01], [250, 0.021]];
+    const history = widths.map(([n, w]): HistoryPoint => ({ nLabels: n, estimate: 0.5, interval: [0.5 - w / 2, 0.5 + w / 2] }));
+    // the fitted curve has crossed 0.02 before the current 250 labels
+    const fit = fitWidthPowerLaw(history.slice(1))!;
+    expect(Math.pow(0.02 / fit.a, 1 / fit.b)).toBeLessThan(250);
+    const d = stopDecision(history);
+    expect(d.width).toBeGreaterThan(0.02);
+    expect(d.labelsStillNeeded).toBe(1);
+  });
 });
