@@ -103,7 +103,8 @@ function pairsUpTo(c: CachedRun, r: number) {
   const upTo = c.round.flatMap((x, i) => (x <= r ? [i] : []));
   return {
     pairs: { a: Int32Array.from(upTo, (i) => c.a[i]), b: Int32Array.from(upTo, (i) => c.b[i]), same: Uint8Array.from(upTo, (i) => c.same[i]) },
-    draws: upTo.map((i) => ({ round: c.round[i], q: c.q[i] })),
+    // random pairs: every draw is a uniform one (no score)
+    draws: upTo.map((i) => ({ round: c.round[i], q: c.q[i], design: "uniform", score: null })),
   };
 }
 

@@ -41,6 +41,7 @@ import { RemoteError } from "./remote-client";
 import { parseCompare, runEstimatorsTable, withRecommended } from "./estimator-commands";
 import { readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
 import { runPairwiseTable } from "./pairwise-commands";
+import { answerPace, type AnswerPace } from "./answer-pace";
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const RECOMMENDED_TEXT = `${RECOMMENDED.acquisition}, ${RECOMMENDED.design}, ${RECOMMENDED.fixmatch ? "FixMatch" : "supervised"}, ${RECOMMENDED.estimator}`;
@@ -59,12 +60,12 @@ const USAGE = `usage:
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
                   [--uniform-share 0] [--outputs 2xCLASSES] [--model mlp|linear] [--surrogate mlp|fake] [--seed S] [--no-intervals] [--out FILE.json]
-                  [--seconds-per-answer S (summary.aecPerAnnotatorHour; both modes)] [--pair-ppi (random pairs: prediction-powered ARI, FMI, NMI, AMI with intervals in byEstimator)]
+                  [--seconds-per-answer S|project:PROJECT (summary.aecPerAnnotatorHour; both modes; project: the median of its timed answers)] [--pair-ppi (prediction-powered ARI, FMI, NMI, AMI with intervals in byEstimator; uncertain and anchor: from their uniform share)]
                   [--recommended (${RECOMMENDED_PAIRS.pairDesign} pairs, uniform share ${RECOMMENDED_PAIRS.pairUniformShare}: the app's default)]
   cereal table    --bundle DIR --clustering NAME --grid paper|estimators|pairwise [--only 'LABEL|LABEL'] [--report] [--seeds 3] [--budget 1000 (pairwise 2000)] [--batch 50 (pairwise 200)]
                   [--seed-size 50] [--steps 512] [--surrogate mlp|fake] [--parallel 2] [--jobs FILE.jsonl]
                   [--metrics nmi,ami,ari] [--unit rounds|per1000] [--interval-draws 200] [--out FILE.md] [--detach] [--lag 0 (estimators grid)] [--warm-steps S (estimators grid)]
-                  [--seconds-per-answer S (pairwise: AEC per annotator-hour column)]
+                  [--seconds-per-answer S|project:PROJECT (pairwise: AEC per annotator-hour column)]
 ${PROJECT_USAGE}
 ${LABEL_FREE_USAGE}
 ${REPORT_USAGE}
@@ -160,12 +161,13 @@ const SIMULATE_OPTIONS = {
   "skip-rate": { type: "string" },
 } as const;
 
-/** --seconds-per-answer S: the summary adds aecPerAnnotatorHour (x in hours of answering at S seconds an answer) */
-function withAnnotatorHours<S extends { aecPer1000Labels: MetricValues }>(summary: S, seconds: string | undefined): S | (S & { aecPerAnnotatorHour: MetricValues; secondsPerAnswer: number }) {
-  if (seconds === undefined) return summary;
-  const s = num(seconds, "seconds-per-answer", 0);
-  if (!(s > 0)) throw new UsageError(`--seconds-per-answer must be a positive number of seconds, got '${seconds}'`);
-  return { ...summary, secondsPerAnswer: s, aecPerAnnotatorHour: metricMap((k) => aecPerAnnotatorHour(summary.aecPer1000Labels[k], s)) };
+/** --seconds-per-answer: the summary adds aecPerAnnotatorHour (x in hours of answering at that pace) and where the pace comes from */
+function withAnnotatorHours<S extends { aecPer1000Labels: MetricValues }>(
+  summary: S,
+  pace: AnswerPace | undefined,
+): S | (S & { aecPerAnnotatorHour: MetricValues; secondsPerAnswer: number; secondsPerAnswerSource: string }) {
+  if (pace === undefined) return summary;
+  return { ...summary, secondsPerAnswer: pace.seconds, secondsPerAnswerSource: pace.source, aecPerAnnotatorHour: metricMap((k) => aecPerAnnotatorHour(summary.aecPer1000Labels[k], pace.seconds)) };
 }
 
 function formatRound(r: RoundRecord, clusterings: string[]): string {
@@ -194,6 +196,7 @@ async function runSimulate(argv: string[]): Promise<void> {
   const { problem, labels, name } = await loadProblem(values.bundle, clusterings);
   const surrogateName = oneOf(values.surrogate, "surrogate", ["mlp", "fake"] as const, "mlp");
   const quiet = values.quiet;
+  const pace = await answerPace(values["seconds-per-answer"], "clusterwise");
   const skipRate = num(values["skip-rate"], "skip-rate", 0);
   if (skipRate < 0 || skipRate > 1) throw new UsageError(`--skip-rate must be a probability in [0, 1], got '${values["skip-rate"]}'`);
   const started = performance.now();
@@ -221,7 +224,7 @@ async function runSimulate(argv: string[]): Promise<void> {
     lag: int(values.lag, "lag", 0),
     skipRate,
   });
-  const output = { bundle: name, surrogate: surrogateName, ...result, summary: withAnnotatorHours(result.summary, values["seconds-per-answer"]), config: { ...result.config, bundle: name, surrogate: surrogateName } };
+  const output = { bundle: name, surrogate: surrogateName, ...result, summary: withAnnotatorHours(result.summary, pace), config: { ...result.config, bundle: name, surrogate: surrogateName } };
   const json = JSON.stringify(output);
   if (values.out) {
     await mkdir(dirname(resolve(values.out)), { recursive: true });
@@ -241,6 +244,7 @@ async function runPairwiseSimulate(values: ReturnType<typeof parseArgs<{ args: s
   const { problem, labels, name } = await loadProblem(values.bundle, clusterings);
   const surrogateName = oneOf(values.surrogate, "surrogate", ["mlp", "fake"] as const, "mlp");
   const model = oneOf(values.model, "model", ["mlp", "linear"] as const, "mlp");
+  const pace = await answerPace(values["seconds-per-answer"], "pairwise");
   const factory: PairwiseSurrogateFactory =
     surrogateName === "fake" ? createPairComponentsSurrogateFactory() : (await import("../models/mcl-surrogate")).mclSurrogateFactory({ model });
   const started = performance.now();
@@ -268,7 +272,7 @@ async function runPairwiseSimulate(values: ReturnType<typeof parseArgs<{ args: s
             `${formatRound(r, clusterings)} | pair acc ${r.pairAccuracy?.toFixed(3) ?? "-"} same ${r.positiveShare.toFixed(3)} kept ${r.estimatedShare.toFixed(3)} ids ${r.clustersUsed}\n`,
           ),
   });
-  const output = { bundle: name, surrogate: surrogateName, ...result, summary: withAnnotatorHours(result.summary, values["seconds-per-answer"]), config: { ...result.config, bundle: name, surrogate: surrogateName, model } };
+  const output = { bundle: name, surrogate: surrogateName, ...result, summary: withAnnotatorHours(result.summary, pace), config: { ...result.config, bundle: name, surrogate: surrogateName, model } };
   const json = JSON.stringify(output);
   if (values.out) {
     await mkdir(dirname(resolve(values.out)), { recursive: true });
@@ -357,7 +361,7 @@ async function runTable(argv: string[]): Promise<void> {
     return runPairwiseTable({
       bundle: values.bundle, clustering: values.clustering, seeds, budget, batch, seedSize, surrogate, parallel,
       jobs: values.jobs, intervalDraws: values["interval-draws"], out: values.out, reportOnly: values.report, runChild,
-      secondsPerAnswer: values["seconds-per-answer"] === undefined ? undefined : num(values["seconds-per-answer"], "seconds-per-answer", 0),
+      pace: await answerPace(values["seconds-per-answer"], "pairwise"),
     });
   if (values.grid === "estimators")
     return runEstimatorsTable({

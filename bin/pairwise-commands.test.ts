@@ -24,7 +24,7 @@ describe("the pairwise grid", () => {
   it("runs every pair design in pairwise mode per seed, tables them against random pairs, and resumes", async () => {
     const jobs = join(await mkdtemp(join(tmpdir(), "cereal-pairwise-")), "jobs.jsonl");
     const base: Omit<PairwiseTableArgs, "runChild"> = {
-      bundle: "data/digits", clustering: "kmeans_k10", seeds: 2, budget: 600, batch: 200, seedSize: 200, surrogate: "fake", parallel: 1, jobs, intervalDraws: undefined, out: undefined, reportOnly: false, secondsPerAnswer: undefined,
+      bundle: "data/digits", clustering: "kmeans_k10", seeds: 2, budget: 600, batch: 200, seedSize: 200, surrogate: "fake", parallel: 1, jobs, intervalDraws: undefined, out: undefined, reportOnly: false, pace: undefined,
     };
     const first = recorder();
     const printed: string[] = [];
@@ -48,11 +48,12 @@ describe("the pairwise grid", () => {
     process.stdout.write = ((chunk: string) => (printed.push(chunk), true)) as typeof process.stdout.write;
     try {
       // at 3.6 s an answer, 1000 answers take one hour: AEC per annotator-hour = AEC per 1000 answers
-      await runPairwiseTable({ ...base, reportOnly: true, secondsPerAnswer: 3.6, runChild: again.runChild });
+      await runPairwiseTable({ ...base, reportOnly: true, pace: { seconds: 3.6, source: "given" }, runChild: again.runChild });
     } finally {
       process.stdout.write = write;
     }
     expect(printed.join("")).toContain("| 1.00x | 0.667 (4/6); by seed [0.667, 0.667] | 0.1000 ± 0.0000 |");
+    expect(printed.join("")).toContain("Seconds per answer: 3.6 (given).");
     await runPairwiseTable({ ...base, runChild: again.runChild });
     expect(again.runs).toEqual([]);
   });

@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { pairwiseGrid, pairwiseRunLine, pairwiseTable, type PairwiseGridRun } from "@/lib/cereal/harness/pairwise-grid";
+import type { AnswerPace } from "./answer-pace";
 import { gridSimulateArgs, readJobFile, runGridJobs, type GridJob } from "./grid-jobs";
 
 export interface PairwiseTableArgs {
@@ -19,8 +20,8 @@ export interface PairwiseTableArgs {
   readonly jobs: string | undefined;
   readonly intervalDraws: string | undefined;
   readonly out: string | undefined;
-  /** --seconds-per-answer: the table adds AEC(NMI) per annotator-hour at this pace */
-  readonly secondsPerAnswer: number | undefined;
+  /** --seconds-per-answer: the table adds AEC(NMI) per annotator-hour at this pace, and a line saying where it comes from */
+  readonly pace: AnswerPace | undefined;
   /** print the table of the runs already in the jobs file, run nothing */
   readonly reportOnly: boolean;
   /** runs one `cereal simulate` child with these arguments */
@@ -61,7 +62,7 @@ export async function runPairwiseTable(args: PairwiseTableArgs): Promise<void> {
     describe: (line) => `: AEC nmi per 1000 answers ${line.aecPer1000Labels.nmi.toFixed(4)} (${line.seconds.toFixed(0)} s)`,
   });
   const runs = (await readJobFile<PairwiseGridRun>(jobs)).filter((r) => r.key.startsWith(settings + "|"));
-  const table = pairwiseTable(grid, runs, args.secondsPerAnswer);
+  const table = pairwiseTable(grid, runs, args.pace?.seconds) + (args.pace ? `\nSeconds per answer: ${args.pace.seconds} (${args.pace.source}).` : "");
   if (args.out) await writeFile(args.out, table + "\n");
   process.stdout.write(table + "\n");
   if (failures > 0) throw new Error(`${failures} run(s) failed; re-run the same command to retry them`);

@@ -39,7 +39,8 @@ export interface PairwiseSimulateOptions {
   /**
    * record the prediction-powered estimate beside the argmax one (byEstimator "pair-ppi";
    * pair-count-ppi.ts: ARI and FMI from corrected pair counts, NMI, AMI and V-measure shifted by the
-   * FMI correction, delta-method intervals); random pairs only, whose stages are uniform samples
+   * FMI correction, delta-method intervals); the uncertain and anchor designs correct with each
+   * stage's uniform share (none: the seed stage's plain count)
    */
   readonly pairPpi?: boolean;
   /** record the seconds fields (default true); false nulls them so equal seeds give equal JSON */
@@ -81,7 +82,6 @@ export async function simulatePairwise(
   const n = problem.embeddings.n;
   if (labels.length !== n) throw new Error(`${labels.length} reference labels for ${n} items`);
   if (seedSize <= 0 || batch <= 0) throw new Error("seed size and batch must be positive");
-  if (options.pairPpi && options.design !== "random") throw new Error(`pair-ppi needs uniform pair stages (the random design), not ${options.design}`);
   // each stage's drawing model: round r's p(.|x) corrects stage r + 1, whose answers it never saw
   const stageModels = new Map<number, readonly Float32Array[]>();
   const truth = trueMetrics(problem, labels);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ari, contingency, fowlkesMallows, metricsFromTable } from "@/lib/metrics";
 import { Random } from "../../random/named-streams";
-import { drawUniformPairs, pairKey } from "./pair-designs";
+import { drawPairs, drawUniformPairs, pairKey, recordPairDraws, recordPairGroups } from "./pair-designs";
 import { modelsOfDrawingRounds, normalQuantile, pairCountMetrics, pairCounts, pairPpiEstimate, stagesByRound, type PairStage } from "./pair-count-ppi";
 
 const n = 40;
@@ -39,6 +39,7 @@ function stages(random: Random, m: number, proba: Float32Array | null): PairStag
     const draws = drawUniformPairs(n, m, random, taken);
     for (const d of draws) taken.add(pairKey(d.row, d.rowB));
     return {
+      uniform: true,
       a: Int32Array.from(draws, (d) => d.row),
       b: Int32Array.from(draws, (d) => d.rowB),
       same: Uint8Array.from(draws, (d) => (truth[d.row] === truth[d.rowB] ? 1 : 0)),
@@ -109,6 +110,52 @@ describe("prediction-powered pair counts", () => {
   });
 });
 
+describe("prediction-powered pair counts of a mixed stage", () => {
+  /**
+   * The seed stage, then one stage of the uncertain design, half uniform: its own pairs are those
+   * of a uniform pool whose P_ij is nearest 0.5, which with this model are mostly "same" pairs.
+   */
+  function uncertainRun(random: Random, proba: Float32Array) {
+    const seed = recordPairDraws(drawUniformPairs(n, 40, random), "uniform", 0, 0);
+    const taken = new Set(seed.map((d) => pairKey(d.row, d.rowB)));
+    const stage1 = recordPairGroups(drawPairs("uncertain", n, 40, random, taken, { proba, k }, { uniformShare: 0.5, candidatesPerPair: 5 }), 1, seed.length);
+    const draws = [...seed, ...stage1];
+    const pairs = {
+      a: Int32Array.from(draws, (d) => d.row),
+      b: Int32Array.from(draws, (d) => d.rowB),
+      same: Uint8Array.from(draws, (d) => (truth[d.row] === truth[d.rowB] ? 1 : 0)),
+    };
+    return { pairs, draws };
+  }
+
+  it("split it into the design's own pairs, which only count as known, and its uniform pairs, which correct: unbiased", () => {
+    const t = trueCounts();
+    const proba = predictions(0.6);
+    const models = new Map([[1, [proba]]]);
+    const random = new Random(6);
+    let sum = 0;
+    let naive = 0;
+    let ownSame = 0;
+    const reps = 400;
+    for (let r = 0; r < reps; r++) {
+      const { pairs, draws } = uncertainRun(random, proba);
+      const stages = stagesByRound(pairs, draws, models, k);
+      expect(stages.map((s) => [s.uniform, s.a.length, s.models.length])).toEqual([
+        [true, 40, 0],
+        [false, 20, 0],
+        [true, 20, 1],
+      ]);
+      sum += pairCounts(clusters, stages).s / reps;
+      ownSame += stages[1].same.reduce((x, y) => x + y, 0) / (20 * reps);
+      // the whole stage taken as uniform draws with the q the design records: biased
+      naive += pairCounts(clusters, stagesByRound(pairs, draws.map((d) => ({ ...d, design: "uniform", score: null })), models, k)).s / reps;
+    }
+    expect(ownSame).toBeGreaterThan(0.5);
+    expect(Math.abs(sum - t.s) / t.s).toBeLessThan(0.02);
+    expect(Math.abs(naive - t.s) / t.s).toBeGreaterThan(0.1);
+  });
+});
+
 describe("normalQuantile", () => {
   it("gives the standard normal quantiles", () => {
     expect(normalQuantile(0.5)).toBeCloseTo(0, 9);
@@ -123,9 +170,9 @@ describe("stagesByRound", () => {
   it("groups the answered pairs by draw round, each with the p(.|x) of the round before and q scaled by its answered share", () => {
     const pairs = { a: Int32Array.of(0, 1, 2), b: Int32Array.of(5, 6, 7), same: Uint8Array.of(1, 0, 1) };
     const draws = [
-      { round: 0, q: 0.1 },
-      { round: 1, q: 0.2 },
-      { round: 0, q: 0.1 },
+      { round: 0, q: 0.1, design: "uniform", score: null },
+      { round: 1, q: 0.2, design: "uniform", score: null },
+      { round: 0, q: 0.1, design: "uniform", score: null },
     ];
     const p0 = predictions(0.5);
     const p1 = predictions(0.9);

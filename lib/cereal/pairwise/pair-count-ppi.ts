@@ -18,14 +18,23 @@
  * (with replacement, lambda taken as fixed); the combined counts carry the weighted variances and
  * the covariance of a and s, so a metric of (a, s) gets a delta-method interval (pairPpiEstimate).
  * NMI and AMI are not pair counts: pairPpiEstimate corrects them by the FMI difference.
+ * A stage of the uncertain or anchor design is split (stagesByRound): its own pairs, whose
+ * inclusion probabilities depend on the whole candidate pool or the draw order, only add to the
+ * known counts; its uniform share, drawn after them over the pairs left, is a uniform stage.
  */
 
 import { clampMetric, METRIC_KEYS, type MetricKey, type MetricValues } from "@/lib/metrics";
 import type { Interval, IntervalReport } from "../method/intervals";
 import type { TestClustering } from "../method/problem";
+import { isUniformPairDraw } from "./pair-designs";
 import type { LabeledPairs } from "./pair-surrogate";
 
 export interface PairStage {
+  /**
+   * the pairs are a uniform draw over the pairs not taken before them, q exact (isUniformPairDraw);
+   * false: an uncertain or anchor design's own pairs, which only add to the known counts
+   */
+  readonly uniform: boolean;
   readonly a: Int32Array;
   readonly b: Int32Array;
   readonly same: Uint8Array;
@@ -113,33 +122,45 @@ function tunedLambda(f: Float64Array, g: Float64Array): number {
 }
 
 /**
- * The answered pairs as stages, one per draw stage in order (a draw record's `round`), each with
- * the p(.|x) of the models fixed before it was drawn (they never saw its answers); a stage without
- * models (the seed stage) corrects nothing. `draws` is aligned with `pairs`; models.get(s) holds
- * stage s's models' p(.|x) [n x k] (one fit, or an ensemble's). response.get(s), the share of stage
- * s's drawn pairs that were answered (skips and "unsure" leave a stage), scales its q: the answered
- * pairs are taken as a uniform sample of the drawn ones (default 1).
+ * The answered pairs as stages, in draw order (a draw record's `round`), each with the p(.|x) of
+ * the models fixed before it was drawn (they never saw its answers); a stage without models (the
+ * seed stage) corrects nothing. A stage of the uncertain or anchor design is two: first its own
+ * pairs (their inclusion probabilities depend on the whole candidate pool or the draw order, so
+ * they only add to the known counts), then its uniform pairs, a uniform draw over the pairs not
+ * taken before them, the own ones included (isUniformPairDraw): given the own pairs, their q is
+ * exact, so they correct as a random-pairs stage does. `draws` is aligned with `pairs`;
+ * models.get(s) holds stage s's models' p(.|x) [n x k] (one fit, or an ensemble's).
+ * response.get(s), the share of stage s's drawn pairs that were answered (skips and "unsure" leave
+ * a stage), scales its q: the answered pairs are taken as a uniform sample of the drawn ones
+ * (default 1).
  */
 export function stagesByRound(
   pairs: LabeledPairs,
-  draws: readonly { readonly round: number; readonly q: number }[],
+  draws: readonly { readonly round: number; readonly q: number; readonly design: string; readonly score: number | null }[],
   models: ReadonlyMap<number, readonly Float32Array[]>,
   k: number,
   response: ReadonlyMap<number, number> = new Map(),
 ): PairStage[] {
   const rounds = [...new Set(draws.map((d) => d.round))].sort((x, y) => x - y);
-  return rounds.map((round) => {
-    const rows = draws.flatMap((d, i) => (d.round === round ? [i] : []));
+  return rounds.flatMap((round) => {
     const answered = response.get(round) ?? 1;
     if (!(answered > 0 && answered <= 1)) throw new RangeError(`stage ${round}: the answered share must be in (0, 1], got ${answered}`);
-    return {
-      a: Int32Array.from(rows, (i) => pairs.a[i]),
-      b: Int32Array.from(rows, (i) => pairs.b[i]),
-      same: Uint8Array.from(rows, (i) => pairs.same[i]),
-      q: Float64Array.from(rows, (i) => draws[i].q * answered),
-      models: models.get(round) ?? [],
-      k,
+    const part = (uniform: boolean): PairStage[] => {
+      const rows = draws.flatMap((d, i) => (d.round === round && isUniformPairDraw(d) === uniform ? [i] : []));
+      if (rows.length === 0) return [];
+      return [
+        {
+          uniform,
+          a: Int32Array.from(rows, (i) => pairs.a[i]),
+          b: Int32Array.from(rows, (i) => pairs.b[i]),
+          same: Uint8Array.from(rows, (i) => pairs.same[i]),
+          q: Float64Array.from(rows, (i) => draws[i].q * answered),
+          models: uniform ? (models.get(round) ?? []) : [],
+          k,
+        },
+      ];
     };
+    return [...part(false), ...part(true)];
   });
 }
 
@@ -163,10 +184,10 @@ export function pairCounts(clusterIds: Int32Array, stages: readonly PairStage[])
   let knownS = 0;
   let knownA = 0;
   const earlier: PairStage[] = [];
-  const anyModelled = stages.some((s) => s.models.length > 0);
+  const anyModelled = stages.some((s) => s.uniform && s.models.length > 0);
   for (const stage of stages) {
     const modelled = stage.models.length > 0;
-    const usable = modelled || !anyModelled;
+    const usable = stage.uniform && (modelled || !anyModelled);
     if (usable && stage.a.length > 0) {
       const m = stage.a.length;
       const fS = new Float64Array(m);

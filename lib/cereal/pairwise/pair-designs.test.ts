@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { drawAnchorPairs, drawPairs, drawUncertainPairs, pairKey, recordPairDraws, recordPairGroups } from "./pair-designs";
+import { drawAnchorPairs, drawPairs, drawUncertainPairs, isUniformPairDraw, pairKey, recordPairDraws, recordPairGroups } from "./pair-designs";
 import { Random } from "../../random/named-streams";
 
 /** six items, two predicted clusters: 0-2 lean to cluster 0 (item 1 most), 3-5 to cluster 1 (item 4 most); binary fractions, so P is exact */
@@ -71,10 +71,17 @@ describe("pair designs", () => {
     ]);
   });
 
-  it("anchor fills with uniform pairs once the anchor pairs run out", () => {
-    const draws = drawAnchorPairs(6, 12, new Random(4), new Set(), predictions);
-    expect(draws).toHaveLength(12);
-    expect(new Set(draws.map((d) => pairKey(d.row, d.rowB))).size).toBe(12);
+  it("anchor falls short once the anchor pairs run out, and the batch fills with one uniform draw (no score: isUniformPairDraw)", () => {
+    const own = drawAnchorPairs(6, 12, new Random(4), new Set(), predictions);
+    expect(own.length).toBeLessThan(12);
+    const groups = drawPairs("anchor", 6, 12, new Random(4), new Set(), predictions);
+    expect(groups.map((g) => [g.design, g.draws.length])).toEqual([
+      ["uniform", own.length],
+      ["uniform", 12 - own.length],
+    ]);
+    const records = recordPairGroups(groups, 1, 0);
+    expect(new Set(records.map((d) => pairKey(d.row, d.rowB))).size).toBe(12);
+    expect(records.map(isUniformPairDraw)).toEqual([...own.map(() => false), ...Array.from({ length: 12 - own.length }, () => true)]);
   });
 });
 

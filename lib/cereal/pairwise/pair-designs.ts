@@ -95,7 +95,8 @@ export interface PairDrawGroup {
 
 /**
  * Draws `count` new pairs of rows 0..n-1 by a named design: the design's own pairs, then the
- * uniform share. Without predictions (the seed batch) every design falls back to uniform pairs.
+ * uniform share (with any shortfall of the design's own) as one uniform draw. Without
+ * predictions (the seed batch) every design falls back to uniform pairs.
  * `taken` holds pairKey()s never to draw.
  */
 export function drawPairs(
@@ -113,11 +114,22 @@ export function drawPairs(
     design === "uncertain"
       ? { design: "top-score" as const, draws: drawUncertainPairs(n, count - uniform, random, taken, predictions, options.candidatesPerPair ?? 20) }
       : { design: "uniform" as const, draws: drawAnchorPairs(n, count - uniform, random, taken, predictions) };
-  if (uniform === 0) return [own];
+  // the uniform pairs: the share, and whatever the design's own fell short of, in one uniform draw
+  const rest = count - own.draws.length;
+  if (rest === 0) return [own];
   const after = new Set(taken);
   for (const d of own.draws) after.add(pairKey(d.row, d.rowB));
-  return [own, { design: "uniform", draws: drawUniformPairs(n, uniform, random, after) }];
+  return [own, { design: "uniform", draws: drawUniformPairs(n, rest, random, after) }];
 }
+
+/**
+ * Whether a pair was drawn uniformly over every pair not taken before it (a random-pairs stage, the
+ * uniform share of a mixed one; the design's own pairs of the stage count as taken): then its q is
+ * its exact inclusion probability given the pairs drawn before it, and the pair-count estimates
+ * (pair-count-ppi.ts) may weight it by 1 / q. Uniform draws are the ones that record no score; the
+ * uncertain and anchor designs' own pairs record their P_ij.
+ */
+export const isUniformPairDraw = (d: { readonly design: string; readonly score: number | null }) => d.design === "uniform" && d.score === null;
 
 /**
  * Uncertain pairs: a uniform pool of candidatesPerPair x count new pairs, then the `count` with
@@ -145,7 +157,8 @@ export function drawUncertainPairs(
  * are drawn uniformly and paired with the representative of their most likely cluster (even
  * draws: confirms or refutes the assignment) or of their second most likely (odd draws: probes
  * the nearest confusion). score = P(item, representative); q = count / n, the item's inclusion.
- * Pairs already taken are skipped; uniform pairs fill any shortfall.
+ * Pairs already taken are skipped; fewer than `count` come back once the anchor pairs run out
+ * (drawPairs fills the shortfall with uniform pairs).
  */
 export function drawAnchorPairs(n: number, count: number, random: Random, taken: ReadonlySet<string>, predictions: PairPredictions): PairDraw[] {
   const { proba, k } = predictions;
@@ -176,10 +189,6 @@ export function drawAnchorPairs(n: number, count: number, random: Random, taken:
     if (taken.has(key) || seen.has(key)) continue;
     seen.add(key);
     out.push({ row: Math.min(item, partner), rowB: Math.max(item, partner), score: sameProbability(proba, k, item, partner), q });
-  }
-  if (out.length < count) {
-    const all = new Set([...taken, ...seen]);
-    out.push(...drawUniformPairs(n, count - out.length, random, all));
   }
   return out;
 }

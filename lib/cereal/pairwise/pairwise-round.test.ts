@@ -96,7 +96,7 @@ describe("runPairwiseRound", () => {
     expect(result.next).toEqual([]);
   });
 
-  it("random pairs with stage models: the pair-count metrics' intervals come from the pair counts, ACC and AP's from the bootstrap", async () => {
+  it("with stage models: the pair-count metrics' intervals come from the pair counts, ACC and AP's from the bootstrap", async () => {
     const { problem, labels } = blobs();
     const truth = metricsFromTable(contingency(labels, problem.clusterings[0].assignments));
     const surrogate = truthSurrogate(labels);
@@ -114,8 +114,10 @@ describe("runPairwiseRound", () => {
     const state = { ...answered, stageModels, stageResponse: new Map([[1, 0.75]]) };
     const options = { strategy: "all" as const, batch: 0, seed: 2, intervals: { draws: 20 } };
     const random = await runPairwiseRound(state, surrogate, { ...options, design: "random" });
-    // the same bootstrap, which the other designs keep: the pair counts need uniform stages
-    const bootstrap = (await runPairwiseRound(state, surrogate, { ...options, design: "uncertain" })).intervals!;
+    // the same bootstrap, which a state without stage models keeps
+    const bootstrap = (await runPairwiseRound(answered, surrogate, { ...options, design: "random" })).intervals!;
+    // the intervals follow the draw records, not the design that draws next
+    expect((await runPairwiseRound(state, surrogate, { ...options, design: "uncertain" })).intervals).toEqual(random.intervals);
     const counts = pairCounts(problem.clusterings[0].assignments, stagesByRound(state.pairs, state.draws, stageModels, 6, state.stageResponse));
     const expected = pairPpiEstimate(counts, random.estimate.c, bootstrap.interval.c, bootstrap.level).interval;
     for (const k of ["nmi", "ami", "vMeasure", "ari", "fmi"] as const) {

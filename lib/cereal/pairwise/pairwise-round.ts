@@ -25,10 +25,11 @@ export interface PairwiseState {
   /** the round to run next: it estimates from batches 0..round and draws batch round + 1 */
   readonly round: number;
   /**
-   * Random pairs: the p(.|x) of the model(s) fixed before each stage (a draw record's `round`) was
-   * drawn, and each stage's answered share (absent: 1). With them the intervals of NMI, AMI, V,
-   * ARI and FMI come from the prediction-powered pair counts (pair-count-ppi.ts), which hold the
-   * truth, instead of the bootstrap, which misses the surrogate's bias.
+   * The p(.|x) of the model(s) fixed before each stage (a draw record's `round`) was drawn, and
+   * each stage's answered share (absent: 1). With them the intervals of NMI, AMI, V, ARI and FMI
+   * come from the prediction-powered pair counts (pair-count-ppi.ts; the uncertain and anchor
+   * designs' stages correct with their uniform share), which hold the truth, instead of the
+   * bootstrap, which misses the surrogate's bias.
    */
   readonly stageModels?: ReadonlyMap<number, readonly Float32Array[]>;
   readonly stageResponse?: ReadonlyMap<number, number>;
@@ -132,7 +133,7 @@ export async function fitPairwiseRound(state: PairwiseState, surrogate: Pairwise
 
 /**
  * Step 2: every metric of every clustering from the rows' argmax cluster ids, with intervals: the
- * bootstrap's, or, for random pairs with stage models, the pair counts' (pairCountIntervals).
+ * bootstrap's, or, with stage models, the pair counts' (pairCountIntervals).
  */
 export function estimatePairwiseRound(state: PairwiseState, fitted: FittedPairwiseRound, options: PairwiseRoundOptions): EstimatedPairwiseRound {
   const { problem, pairs, round } = state;
@@ -145,7 +146,7 @@ export function estimatePairwiseRound(state: PairwiseState, fitted: FittedPairwi
       ? null
       : bootstrapIntervals(input, problem.clusterings, argmaxEstimator, { ...options.intervals, seed: deriveSeed(options.seed, "intervals", round) });
   const intervals =
-    bootstrap && options.design === "random" && state.stageModels
+    bootstrap && state.stageModels
       ? pairCountIntervals(bootstrap, estimate, problem.clusterings, stagesByRound(pairs, state.draws, state.stageModels, fitted.numOutputs, state.stageResponse))
       : bootstrap;
   return { estimate, intervals, estimatedRows: input.unlabeled };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cohenKappa, krippendorffAlphaNominal } from "@/lib/metrics/agreement";
 import { db } from "../db";
+import { answerTime, medianSeconds } from "./answer-time";
 import { itemView } from "./item-view";
 import { labelValue, majority } from "./labels";
 import { requireProjectRole } from "../auth/project-access";
@@ -107,7 +108,7 @@ export async function labelOverview(user: SessionUser, projectId: string, query:
     classes,
     annotators,
     /** the median seconds per answer of this project's mode, over every timed answer */
-    answerTime: { mode: project.mode, timedAnswers: allDurations.length, medianSeconds: medianSeconds(allDurations) },
+    answerTime: answerTime(project.mode, allDurations),
     agreement: agreement(tasks),
     recent: { page: query.page, pageSize: query.pageSize, total, labels: recent },
     ties: ties.map((t) => ({
@@ -139,12 +140,4 @@ function agreement(tasks: { labels: { userId: string; kind: string; classIndex: 
     value = krippendorffAlphaNominal(units.map((ls) => ls.map(labelValue)));
   }
   return { method, value: Number.isNaN(value) ? null : value, units: units.length, raters: raters.length, unanimous };
-}
-
-/** The median of durations in ms, in seconds; null without any */
-export function medianSeconds(durationsMs: readonly number[]): number | null {
-  if (durationsMs.length === 0) return null;
-  const sorted = [...durationsMs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return (sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2) / 1000;
 }

@@ -257,7 +257,30 @@ describe("rounds in the worker", () => {
     const items = (await (await exportItems(owner, projectId, "jsonl")).text()).trim().split("\n").map((line) => JSON.parse(line));
     expect(items).toHaveLength(project.n);
     expect(items.every((r) => r.label === null && /^cluster \d+$/.test(r.pseudo_label))).toBe(true);
-  });
+
+    // round 0 keeps its p(.|x); once stage 2 is answered, round 1 corrects with its 3 uniform pairs, the 7 anchor ones count as known
+    expect(round.probaFile).toBe("rounds/round-0-proba.npy");
+    await labelAll(annotators[0], projectId, truth, 20);
+    await stageDrawsSettled();
+    await runOneJob("w", { deps: fastWorkerDeps });
+    const round1 = await db().round.findFirstOrThrow({ where: { projectId, index: 1 }, include: { estimates: true } });
+    expect(round1).toMatchObject({ status: "done", nLabels: 49 });
+    const stages = await pairStageModels(project, 2, new Map([[0, 29], [1, 10], [2, 3]]));
+    expect([...stages.models.keys()]).toEqual([2]);
+    expect(stages.models.get(2)![0]).toEqual((await readNpy(projectFile(project, round.probaFile!))).data);
+    expect(stages.response.get(2)).toBe(1);
+    const corrected = round1.estimates.filter((e) => ["nmi", "ami", "vMeasure", "ari", "fmi"].includes(e.metric));
+    for (const e of corrected) expect(e.lo! <= e.value && e.value <= e.hi! && e.lo! < e.hi!).toBe(true);
+    // pair-count intervals, not the bootstrap's: NMI's bounds are FMI's correction and width around argmax's value (each bound not clipped to [0, 1])
+    const byMetric = (c: string, m: string) => round1.estimates.find((e) => e.clusteringId === c && e.metric === m)!;
+    let bounds = 0;
+    for (const c of new Set(round1.estimates.map((e) => e.clusteringId))) {
+      const [nmi, fmi] = [byMetric(c, "nmi"), byMetric(c, "fmi")];
+      if (nmi.lo! > 0 && fmi.lo! > 0 && ++bounds) expect(nmi.lo! - nmi.value).toBeCloseTo(fmi.lo! - fmi.value, 9);
+      if (nmi.hi! < 1 && fmi.hi! < 1 && ++bounds) expect(nmi.hi! - nmi.value).toBeCloseTo(fmi.hi! - fmi.value, 9);
+    }
+    expect(bounds).toBeGreaterThan(0);
+  }, 120_000);
 
   it("random pairs: a round keeps its p(.|x), and the next round corrects the stage it drew with it (pair-count intervals)", async () => {
     const { projectId, annotators, truth } = await digitsProject({ mode: "pairwise", seedSize: 30, batchSize: 10, pairDesign: "random" });
@@ -278,10 +301,10 @@ describe("rounds in the worker", () => {
     const round1 = await db().round.findFirstOrThrow({ where: { projectId, index: 1 }, include: { estimates: true } });
     expect(round1).toMatchObject({ status: "done", nLabels: 49 });
     const stages = await pairStageModels(project, 2, new Map([[0, 29], [1, 10], [2, 10]]));
-    expect([...stages!.models.keys()]).toEqual([2]);
-    expect(stages!.models.get(2)![0]).toEqual(proba0.data);
+    expect([...stages.models.keys()]).toEqual([2]);
+    expect(stages.models.get(2)![0]).toEqual(proba0.data);
     // the unsure answer leaves 29 of the seed stage's 30 pairs
-    expect(stages!.response.get(0)).toBeCloseTo(29 / 30, 12);
+    expect(stages.response.get(0)).toBeCloseTo(29 / 30, 12);
     // the pair-count intervals hold the argmax estimate they are built around (ACC and AP keep the bootstrap's percentiles)
     const corrected = round1.estimates.filter((e) => ["nmi", "ami", "vMeasure", "ari", "fmi"].includes(e.metric));
     expect(corrected).toHaveLength(5 * (await db().clustering.count({ where: { projectId } })));

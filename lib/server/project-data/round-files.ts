@@ -13,8 +13,8 @@ import { projectFile, type ProjectFolder } from "./paths";
  * - round-R-scores.npy: [N] the acquisition scores of the rows it could draw (NaN elsewhere) and
  *   round-R-proba.npy: [N x C] its model's pi(.|x) (NaN on labeled rows): the ranking that later
  *   stages draw with (lib/cereal/method/stages.ts); pi is kept for the latest two rounds only.
- *   A random-pairs pairwise round writes its p(.|x) [N x K'] there too, kept: later rounds correct
- *   the stages its model drew (rounds/pair-stage-models.ts);
+ *   A pairwise round writes its p(.|x) [N x K'] there too, kept: later rounds correct the
+ *   stages its model drew (rounds/pair-stage-models.ts);
  * - round-R-evidence.json: the out-of-sample record the round estimated with (its settled
  *   stages' evidence; lib/cereal/method/out-of-sample.ts). Rounds before issue #18 wrote
  *   round-R-record.json instead: the record after round R, which round R + 1 read;
@@ -28,7 +28,7 @@ export interface RoundFiles {
   readonly results: Float32Array;
   /** [N] float32 and [N x C] float32; clusterwise rounds that rank rows for later stages */
   readonly ranking?: { readonly scores: Float32Array; readonly proba: Float32Array | null };
-  /** [N x K'] float32: a random-pairs pairwise round's p(.|x) */
+  /** [N x K'] float32: a pairwise round's p(.|x) */
   readonly pairProba?: Float32Array | null;
   readonly evidence?: OutOfSampleRecord;
   /** the surrogate's trained weights, flat (warm start) */

@@ -1,5 +1,5 @@
 import { acquirePairs, estimatePairwiseRound, fitPairwiseRound, pairwiseRoundResult, type EstimatedPairwiseRound, type FittedPairwiseRound, type PairwiseRoundOptions, type PairwiseState } from "@/lib/cereal/pairwise/pairwise-round";
-import type { PairDesign, PairDrawRecord } from "@/lib/cereal/pairwise/pair-designs";
+import { isUniformPairDraw, type PairDesign, type PairDrawRecord } from "@/lib/cereal/pairwise/pair-designs";
 import { defaultNumOutputs } from "@/lib/cereal/pairwise/pair-surrogate";
 import { loadProblem } from "../project-data/arrays";
 import { writeRoundFiles } from "../project-data/round-files";
@@ -15,18 +15,19 @@ import { pairStageModels } from "./pair-stage-models";
  * from its argmax cluster ids, the next pairs drawn with the project's pair design. Stored like a
  * clusterwise round: estimates with intervals, per-item results [N x 2] (cluster id, max p), the
  * next stage (the uncertain and anchor designs need this round's p(.|x), so the round draws it).
- * Random pairs: the intervals of NMI, AMI, V, ARI and FMI come from the prediction-powered pair
- * counts (each stage corrected with its drawing model's p(.|x), which the round keeps on disk);
+ * The intervals of NMI, AMI, V, ARI and FMI come from the prediction-powered pair counts (each
+ * stage's uniform pairs corrected with its drawing model's p(.|x), which the round keeps on disk;
+ * the uncertain and anchor designs' own pairs count as known);
  * the point estimate stays argmax's (issue #25: no corrected point estimate beat it on both bundles).
  */
 export const pairwiseRound: RoundMode = {
   async load({ project, round, frozen, plan, input }: RoundLoad): Promise<RoundSteps> {
     if (!input.deps.createPairwiseSurrogate) throw new Error("This worker has no pairwise surrogate; pairwise rounds need one (WorkerDeps.createPairwiseSurrogate).");
     const pairs = frozen.pairs;
+    // each stage's answered uniform pairs and drawing model, so the intervals come from the pair counts
     const answered = new Map<number, number>();
-    for (const p of pairs) answered.set(p.draw.round, (answered.get(p.draw.round) ?? 0) + 1);
-    // random pairs: each stage's drawing model, so the intervals come from the pair counts
-    const stages = project.pairDesign === "random" ? await pairStageModels(project, frozen.settled, answered) : null;
+    for (const p of pairs) if (isUniformPairDraw(p.draw)) answered.set(p.draw.round, (answered.get(p.draw.round) ?? 0) + 1);
+    const stages = await pairStageModels(project, frozen.settled, answered);
     const state: PairwiseState = {
       problem: await loadProblem(project),
       pairs: {
@@ -36,7 +37,8 @@ export const pairwiseRound: RoundMode = {
       },
       draws: pairs.map((p) => p.draw),
       round,
-      ...(stages ? { stageModels: stages.models, stageResponse: stages.response } : {}),
+      stageModels: stages.models,
+      stageResponse: stages.response,
     };
     const options: PairwiseRoundOptions = {
       design: project.pairDesign as PairDesign,
@@ -84,9 +86,8 @@ class PairwiseSteps implements RoundSteps {
     const { state } = this;
     const { project } = this.from;
     const result = pairwiseRoundResult(state, stepDone(this.fitted, "fit"), stepDone(this.estimated, "estimate"), stepDone(this.next, "acquire"), (performance.now() - timing.started) / 1000);
-    // random pairs keep p(.|x): later rounds correct the stages this round's model drew (pair-stage-models.ts)
-    const pairProba = this.options.design === "random" ? result.proba : null;
-    const files = result.proba ? await writeRoundFiles(project, state.round, { results: perItemResults(project.n, result), pairProba }) : null;
+    // p(.|x) is kept: later rounds correct the stages this round's model drew (pair-stage-models.ts)
+    const files = result.proba ? await writeRoundFiles(project, state.round, { results: perItemResults(project.n, result), pairProba: result.proba }) : null;
     await completeRound(project, state.round, result, {
       ...timing,
       measured: { surrogateAccuracy: result.pairAccuracy, resultsFile: files?.resultsFile ?? null, probaFile: files?.probaFile ?? null },
