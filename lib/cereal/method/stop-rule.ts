@@ -26,7 +26,7 @@ export interface StopDecision {
   readonly width: number;
   /** largest minus smallest estimate over the window; null before window + 1 rounds exist */
   readonly moved: number | null;
-  /** labels beyond the current count until the width reaches maxWidth (fitted without round 0 once two later rounds exist); 0 only when it already has, null when the widths are not shrinking */
+  /** labels beyond the current count until the width reaches maxWidth (fitted without round 0 once three later rounds exist); 0 only when it already has, null when the widths are not shrinking */
   readonly labelsStillNeeded: number | null;
 }
 
@@ -52,7 +52,8 @@ export function fitWidthPowerLaw(history: readonly HistoryPoint[]): { a: number;
 }
 
 /**
- * The rounds the projection fits: all but round 0 once two later rounds exist. Round 0's interval
+ * The rounds the projection fits: all but round 0 once three later rounds exist (a fit on two
+ * points swings widely). Round 0's interval
  * comes from a surrogate fitted on the seed stage alone and is far wider than the rate the later
  * rounds follow, so it made the fitted curve too steep: on the seed-0 runs of digits and the
  * demo at budget 1,000 (two clusterings each) the projection made at 200 labels said 285, 194,
@@ -60,7 +61,7 @@ export function fitWidthPowerLaw(history: readonly HistoryPoint[]): { a: number;
  * 414, 298, 341 and 754 (issue #23, ESTIMATORS.md).
  */
 function projectionHistory(history: readonly HistoryPoint[]): readonly HistoryPoint[] {
-  return history.length >= 3 ? history.slice(1) : history;
+  return history.length >= 4 ? history.slice(1) : history;
 }
 
 export function stopDecision(history: readonly HistoryPoint[], options: StopRuleOptions = {}): StopDecision {
