@@ -278,9 +278,9 @@ test("an annotator cannot open the dashboard and sees estimates only where the o
 test("the owner watches a round train, cancels it, and retries it", async ({ page, browser }) => {
   test.setTimeout(240_000);
   await signIn(page, ADMIN.email, ADMIN.password);
-  // a long FixMatch schedule with the paper's estimator (the guarded one may train supervised
-  // instead), so the round is still training when the owner looks
-  expect((await page.request.patch(`/api/projects/${projectId}/settings`, { data: { fixmatchSteps: 400, fixmatch: true, estimator: "argmax" } })).status()).toBe(200);
+  // a long FixMatch schedule from scratch (no warm start) with the paper's estimator (the guarded
+  // one may train supervised instead), so the round is still training when the owner looks
+  expect((await page.request.patch(`/api/projects/${projectId}/settings`, { data: { fixmatchSteps: 400, fixmatchWarmSteps: null, fixmatch: true, estimator: "argmax" } })).status()).toBe(200);
   await page.goto(`/projects/${projectId}/dashboard`);
   const context = await browser.newContext();
   const other = await context.newPage();
