@@ -88,15 +88,20 @@ export async function jsonBody<T>(request: Request, schema: ZodType<T>): Promise
   return schema.parse(value);
 }
 
+/** Bodies under this many bytes are not worth compressing (the `compression` middleware's threshold). */
+const COMPRESS_FROM_BYTES = 1024;
+
 /**
- * A JSON response with its Content-Length. Next compresses a streamed body whatever its size,
- * because it cannot see the size before the headers go out; with the length it leaves bodies under
- * 1 kB (nearly every API answer) alone: a gzip stream set up for a 300-byte answer cost the web
- * process more than the answer itself at 50 annotators (issue #18).
+ * A JSON response. API answers are never stored by a cache (`no-store`: they are one user's view).
+ * Next drops a route's Content-Length and streams every body, so its compression middleware
+ * cannot see a body's size and gzips even a 20-byte answer: a gzip stream per call cost the web
+ * process more than most answers themselves at 50 annotators (issue #18). A body under 1 kB says
+ * `no-transform`, which the middleware (and any proxy) honours; larger ones are still compressed.
  */
 export function jsonResponse(body: unknown, status = 200): Response {
   const text = JSON.stringify(body);
-  return new Response(text, { status, headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) } });
+  const small = Buffer.byteLength(text) < COMPRESS_FROM_BYTES;
+  return new Response(text, { status, headers: { "content-type": "application/json", "cache-control": small ? "no-store, no-transform" : "no-store" } });
 }
 
 export function errorResponse(error: unknown): Response {
