@@ -2,7 +2,7 @@
  * A team labeling at once against a started instance (issue #18); not run in CI.
  *   node --import tsx bench/team.ts [--annotators 30] [--seconds 120] [--kill-at 60] [--max-requests 2000]
  *     [--n 20000] [--d 64] [--classes 10] [--budget 20000] [--batch-size B] [--seed-size S] [--cpu-prof DIR] [--keep] [--in-step]
- *     [--client page|single]
+ *     [--client page|single] [--request-log]
  * 1. generates a bundle of n items (Gaussian classes, k-means k = 10: bench/overlap-bundle.ts) and
  *    starts `npm start` (bin/start.ts; it builds Next only when the build is stale) on a free port
  *    with its own data folder and database in a temp folder;
@@ -27,6 +27,9 @@
  *    labels from the labels export; then SIGTERMs the instance and says whether both processes
  *    stopped.
  * --cpu-prof DIR writes a V8 CPU profile of the web process (not the worker) into DIR.
+ * --request-log keeps the instance's request log (one JSON line per API call, which costs the web
+ * process some CPU) and prints the handlers' own time per route beside the client's, so a slow
+ * call splits into the handler and the wait before it (the event loop's queue, Next, HTTP).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -54,6 +57,7 @@ const { values } = parseArgs({
     keep: { type: "boolean", default: false },
     "in-step": { type: "boolean", default: false },
     client: { type: "string", default: "page" },
+    "request-log": { type: "boolean", default: false },
   },
 });
 const annotators = Number(values.annotators);
@@ -91,7 +95,7 @@ const env = {
   CEREAL_ADMIN_EMAIL: admin.email,
   CEREAL_ADMIN_PASSWORD: admin.password,
   // request log lines of every call would drown the figures; warnings and the supervisor's lines stay
-  CEREAL_LOG_LEVEL: "warn",
+  CEREAL_LOG_LEVEL: values["request-log"] ? "info" : "warn",
 };
 Object.assign(process.env, { CEREAL_DATA_DIR: env.CEREAL_DATA_DIR, DATABASE_URL: env.DATABASE_URL });
 const log = (line: string) => console.log(`[team] ${line}`);
@@ -110,10 +114,22 @@ const profile = values["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resol
 const server: ChildProcess = spawn(process.execPath, [...profile, "--import", "tsx", "bin/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"], cwd: root });
 const serverLog = fs.createWriteStream(path.join(tmp, "server.log"));
 const serverLines: string[] = [];
+/** the handler's milliseconds per route pattern, from the request log (--request-log) */
+const handlerMs = new Map<string, number[]>();
+let partialLine = "";
 for (const stream of [server.stdout!, server.stderr!]) {
   stream.on("data", (chunk: Buffer) => {
     serverLog.write(chunk);
-    for (const line of chunk.toString().split("\n")) if (/\[start\]|"level":(40|50|60)|Warning|Error/.test(line)) serverLines.push(line);
+    const lines = (partialLine + chunk.toString()).split("\n");
+    partialLine = lines.pop() ?? "";
+    for (const line of lines) {
+      if (/\[start\]|"level":(40|50|60)|Warning|Error/.test(line)) serverLines.push(line);
+      if (line.includes('"msg":"request"')) {
+        const entry = JSON.parse(line) as { method: string; route: string; ms: number };
+        const key = `${entry.method} ${entry.route}`;
+        (handlerMs.get(key) ?? handlerMs.set(key, []).get(key)!).push(entry.ms);
+      }
+    }
   });
 }
 // a bench that fails leaves no instance behind
@@ -366,6 +382,11 @@ const webCalls = nextMs.length + labelMs.length + healthMs.length;
 const cpu = webCpu;
 console.log(`web process CPU:           ${cpu ? `${cpu.seconds.toFixed(1)} s in ${cpu.wallSeconds.toFixed(0)} s (${((100 * cpu.seconds) / cpu.wallSeconds).toFixed(0)}% of a core), ${((1000 * cpu.seconds) / Math.max(1, webCalls)).toFixed(1)} ms per call (${webCalls} next task, label and health calls; the streams' pushes included)` : "not measured (no /proc)"}`);
 console.log(`bench process CPU:         ${benchCpuSeconds.toFixed(1)} s (the ${annotators} bots and their event streams share the machine's cores with the instance)`);
+if (values["request-log"]) {
+  for (const [key, xs] of [...handlerMs].sort((a, b) => b[1].length - a[1].length)) {
+    if (xs.length >= 100) console.log(`handler ${key}: ${ms(xs)} (the request log's time from the handler's start to its answer)`);
+  }
+}
 console.log(`failed requests:           ${failedRequests.length}${failedRequests.length ? ` (${[...new Set(failedRequests)].slice(0, 3).join("; ")})` : ""}`);
 console.log(`event streams:             ${annotators} open, ${streamEvents} snapshots pushed`);
 console.log(`rounds run:                ${rounds} (${roundSteps.map((r) => `#${r.index} on ${r.nLabels} labels${r.roundSeconds === null ? "" : ` in ${r.roundSeconds.toFixed(0)} s`}`).join(", ")})`);
