@@ -26,10 +26,10 @@ export function createAppServer(handle: (req: http.IncomingMessage, res: http.Se
  * Next writes an answer in three writes at least: the headers (it flushes them before the body),
  * each body chunk and the end of the chunked body. Each is a system call, and over loopback each
  * wakes the reader: a quarter of the web process's CPU per API call at 50 annotators (issue #18).
- * The socket is corked while the answer is written and uncorked when it ends, so a small answer
- * leaves in one write. A stream is not held back: an event stream is released at its first write,
- * any answer as soon as its buffered bytes reach the socket's high-water mark (a write that asks
- * the writer to wait must be able to drain), and every answer when it ends or its socket closes.
+ * The socket is corked from the request until the answer ends or, at the latest, the event loop's
+ * next turn after its first write: what Next writes in one go (an API answer) leaves in one write,
+ * and nothing is held back longer than that turn (an event stream's events, a page streamed in
+ * parts, a large export waiting for the socket to drain).
  */
 export function coalesceWrites(res: http.ServerResponse): void {
   const socket = res.socket;
@@ -43,9 +43,8 @@ export function coalesceWrites(res: http.ServerResponse): void {
   };
   const write = res.write;
   res.write = function (this: http.ServerResponse, ...args: Parameters<typeof write>) {
-    const ok = write.apply(this, args);
-    if (!ok || socket.writableLength >= socket.writableHighWaterMark || String(this.getHeader("content-type") ?? "").startsWith("text/event-stream")) release();
-    return ok;
+    if (corked) setImmediate(release);
+    return write.apply(this, args);
   } as typeof write;
   const end = res.end;
   res.end = function (this: http.ServerResponse, ...args: Parameters<typeof end>) {

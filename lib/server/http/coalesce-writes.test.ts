@@ -7,7 +7,8 @@ import { createAppServer } from "./app-server";
 /**
  * Issue #18: Next writes an answer as its headers, each body chunk and the chunked body's end, each
  * a system call that wakes the reader; the app server sends a small answer in one write, and
- * holds back neither an event stream nor a body larger than the socket's buffer.
+ * holds back neither an event stream, nor a page streamed in parts, nor a body larger than the
+ * socket's buffer.
  */
 let server: http.Server | null = null;
 afterEach(() => {
@@ -76,6 +77,26 @@ describe("answers leave the app server in one write", () => {
     expect(new TextDecoder().decode(first.value)).toBe("event: snapshot\ndata: {}\n\n");
     finish();
     expect((await reader.read()).done).toBe(true);
+  });
+
+  it("a part of a streamed answer is not held back until the answer ends", async () => {
+    let finish = () => {};
+    const { base } = await serve(
+      (res) =>
+        new Promise<void>((resolve) => {
+          res.setHeader("content-type", "text/html; charset=utf-8");
+          res.flushHeaders();
+          res.write("<p>the shell</p>");
+          finish = () => {
+            res.end("<p>the rest</p>");
+            resolve();
+          };
+        }),
+    );
+    const reader = (await fetch(`${base}/page`)).body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("<p>the shell</p>");
+    finish();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("<p>the rest</p>");
   });
 
   it("a body far larger than the socket's buffer streams through, waiting for drain as Next does", async () => {
