@@ -89,9 +89,10 @@ async function leaseAll(tx: Tx, taskIds: readonly string[], userId: string, now:
     ON CONFLICT ("taskId", "userId") DO UPDATE SET "expiresAt" = excluded."expiresAt"`;
 }
 
-/** Labels that count toward the budget (ARCHITECTURE.md: skips and unsure do not). */
-export function countedLabels(tx: Tx, projectId: string) {
-  return tx.label.count({ where: { projectId, kind: "label", withdrawn: false } });
+/** Labels that count toward the budget (ARCHITECTURE.md: skips and unsure do not); read from the index on (projectId, kind, withdrawn). */
+export async function countedLabels(tx: Tx, projectId: string): Promise<number> {
+  const [row] = await tx.$queryRaw<{ n: unknown }[]>`SELECT COUNT(*) AS "n" FROM "Label" WHERE "projectId" = ${projectId} AND "kind" = 'label' AND "withdrawn" = false`;
+  return Number(row.n);
 }
 
 interface AvailableTask {
