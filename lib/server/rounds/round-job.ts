@@ -44,8 +44,9 @@ export const roundJobKey = (projectId: string, round: number) => `round:${projec
 
 /** The round that runs next: one past the last finished round. */
 export async function nextRoundIndex(projectId: string): Promise<number> {
-  const last = await db().round.findFirst({ where: { projectId, status: "done" }, orderBy: { index: "desc" }, select: { index: true } });
-  return (last?.index ?? -1) + 1;
+  // plain SQL: every answer that finishes a task asks (issue #18)
+  const [last] = await db().$queryRaw<{ index: unknown }[]>`SELECT MAX("index") AS "index" FROM "Round" WHERE "projectId" = ${projectId} AND "status" = 'done'`;
+  return (last?.index === null || last?.index === undefined ? -1 : Number(last.index)) + 1;
 }
 
 /**
@@ -70,7 +71,8 @@ export async function roundDue(projectId: string, round: number): Promise<boolea
 
 export async function maybeEnqueueRound(projectId: string): Promise<boolean> {
   // checked on every answer: while a round is queued or running (most of the time) two short reads say no
-  const active = await db().job.findMany({ where: { projectId, kind: roundJob.kind, status: { in: ["queued", "running"] } }, select: { dedupeKey: true } });
+  const active = await db().$queryRaw<{ dedupeKey: string | null }[]>`
+    SELECT "dedupeKey" FROM "Job" WHERE "projectId" = ${projectId} AND "kind" = ${roundJob.kind} AND "status" IN ('queued', 'running')`;
   const round = await nextRoundIndex(projectId);
   // The job of the latest finished round may still be running (it draws the next stage, then writes its
   // result): it is not in the way. Answers given then were told no, and its own check comes before them,
