@@ -26,7 +26,6 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   "ppi-hard": { estimate: "prediction-powered as ppi, from the surrogate's most likely class instead of its distribution.", interval: BOOTSTRAP },
   "ppi-untuned": { estimate: "prediction-powered as ppi, with the whole correction (lambda = 1).", interval: BOOTSTRAP },
   "ppi-size": { estimate: "prediction-powered as ppi, its batches weighted by size.", interval: BOOTSTRAP },
-  "ppi-calibrated-weights": { estimate: "prediction-powered as ppi, its batches weighted by a variance that reads pi's calibration on the earlier batches.", interval: BOOTSTRAP },
   "ppi-ht": { estimate: "prediction-powered as ppi, with a plain Horvitz-Thompson correction and no rescaling of the clusters to their sizes.", interval: BOOTSTRAP },
   "ppi-stage-ratio": { estimate: "prediction-powered as ppi, each batch's correction scaled to the cluster sizes on its own (biased when batches are small).", interval: BOOTSTRAP },
   "ppi-labels": { estimate: "prediction-powered as ppi with no surrogate term (lambda = 0): the labels alone, weighted by how they were drawn, each cluster rescaled to its size.", interval: BOOTSTRAP },

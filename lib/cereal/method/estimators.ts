@@ -10,7 +10,7 @@ import type { Draw } from "./designs";
 import { guardedEstimator, guardedNoOverconfidenceEstimator, ppiJackknifeEstimator } from "./estimators-guarded";
 import { softEstimator } from "./estimators-soft";
 import type { OutOfSampleRecord } from "./out-of-sample";
-import { ppiCalibratedWeightsEstimator, ppiHardEstimator, ppiHtEstimator, ppiLabelsEstimator, ppiSizeWeightedEstimator, ppiSoftEstimator, ppiStageRatioEstimator, ppiUntunedEstimator } from "./ppi";
+import { ppiHardEstimator, ppiHtEstimator, ppiLabelsEstimator, ppiSizeWeightedEstimator, ppiSoftEstimator, ppiStageRatioEstimator, ppiUntunedEstimator } from "./ppi";
 import type { TestClustering } from "./problem";
 import type { LabeledRows } from "./surrogate";
 
@@ -118,7 +118,6 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "ppi-hard": ppiHardEstimator,
   "ppi-untuned": ppiUntunedEstimator,
   "ppi-size": ppiSizeWeightedEstimator,
-  "ppi-calibrated-weights": ppiCalibratedWeightsEstimator,
   "ppi-ht": ppiHtEstimator,
   "ppi-stage-ratio": ppiStageRatioEstimator,
   "ppi-labels": ppiLabelsEstimator,

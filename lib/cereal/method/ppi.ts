@@ -64,8 +64,8 @@ export interface PpiOptions {
   readonly pseudo: "soft" | "hard";
   /** lambda: power-tuned per batch (eq. 2), or fixed */
   readonly lambda: "tuned" | number;
-  /** batch weights a_s: inverse predicted variance (eq. 3), the same with pi's calibration read on the earlier batches (eq. 3'), or proportional to the batch size */
-  readonly combine?: "predicted" | "calibrated" | "size";
+  /** batch weights a_s: inverse predicted variance (eq. 3) or proportional to the batch size */
+  readonly combine?: "predicted" | "size";
   /** the combined table's columns rescaled to the known cluster sizes (eq. 4, default), each stage's correction per cluster as a ratio to the cluster's pool size (eq. 1'), or plain Horvitz-Thompson (eq. 1) */
   readonly perCluster?: "post-stratified" | "stage-ratio" | "ht";
 }
@@ -135,8 +135,6 @@ export function ppiCells(input: EstimatorInput, clustering: TestClustering, opti
   const combined = new Float64Array(cells);
   const clusterSize = clusterSizes(clustering);
   let weightSum = 0;
-  // eq. (3'): sum w pi_i(y_i) and sum w <pi_i, pi_i> (hard: sum w [argmax = y_i] and sum w max pi_i) over the earlier batches' labeled rows
-  const agreement = { observed: 0, predicted: 0 };
 
   for (const { round, positions } of batchesByRound(input.draws)) {
     const evidence = record?.batches.get(round) ?? null;
@@ -212,11 +210,10 @@ export function ppiCells(input: EstimatorInput, clustering: TestClustering, opti
       }
       // a batch with no sampling variance left (it took the whole pool, or pi is one-hot) is
       // exact: a tiny floor keeps its weight finite and dominant
-      const rho = options.combine === "calibrated" && agreement.predicted > 0 ? Math.min(1, agreement.observed / agreement.predicted) : 1;
       const variance = Math.max(
         options.pseudo === "soft"
-          ? residual.a - (2 * lambda * rho - lambda * lambda) * residual.b
-          : residual.a - 2 * lambda * rho * residual.bMax + lambda * lambda * residual.a,
+          ? residual.a - (2 * lambda - lambda * lambda) * residual.b
+          : residual.a - 2 * lambda * residual.bMax + lambda * lambda * residual.a,
         1e-9,
       );
       const a = options.combine === "size" ? positions.length : 1 / variance;
@@ -225,7 +222,6 @@ export function ppiCells(input: EstimatorInput, clustering: TestClustering, opti
         combined[j] += a * t;
       }
       weightSum += a;
-      if (evidence) addAgreement(agreement, positions, mult, weights, input, options.pseudo);
     }
     // every labeled row of this batch is an exact count for the later batches' K_s
     for (const p of positions) known[labels[p] * K + clustering.assignments[rows[p]]] += 1;
@@ -235,35 +231,6 @@ export function ppiCells(input: EstimatorInput, clustering: TestClustering, opti
   if (weightSum === 0) return known;
   const table = combined.map((v) => v / weightSum);
   return (options.perCluster ?? "post-stratified") === "post-stratified" ? columnsToSizes(table, C, clusterSize) : table;
-}
-
-/** eq. (3')'s sums over one batch's labeled rows: how often pi's mass (hard: its argmax) fell on the label, against what a calibrated pi predicts */
-function addAgreement(
-  agreement: { observed: number; predicted: number },
-  positions: readonly number[],
-  mult: readonly number[],
-  weights: readonly (number | null)[],
-  input: EstimatorInput,
-  pseudo: "soft" | "hard",
-): void {
-  const drawn = mult.reduce((a, b) => a + b, 0);
-  for (let j = 0; j < positions.length; j++) {
-    const prediction = input.outOfSample!.predictions.get(input.labeled.rows[positions[j]]);
-    if (!prediction || mult[j] === 0) continue;
-    const pi = prediction.calibrated;
-    const y = input.labeled.labels[positions[j]];
-    const w = ((mult[j] * positions.length) / drawn) * weights[j]!;
-    if (pseudo === "soft") {
-      let norm = 0;
-      for (let k = 0; k < pi.length; k++) norm += pi[k] * pi[k];
-      agreement.observed += w * pi[y];
-      agreement.predicted += w * norm;
-    } else {
-      const best = argmaxOf(pi);
-      agreement.observed += w * (best === y ? 1 : 0);
-      agreement.predicted += w * pi[best];
-    }
-  }
 }
 
 /** eq. (4): each column rescaled to its cluster's known size (a column with no mass stays empty) */
@@ -308,8 +275,6 @@ export const ppiHardEstimator = ppiEstimator("ppi-hard", { pseudo: "hard", lambd
 /** plain PPI (lambda = 1), for the comparison in the estimators grid */
 export const ppiUntunedEstimator = ppiEstimator("ppi-untuned", { pseudo: "soft", lambda: 1 });
 export const ppiSizeWeightedEstimator = ppiEstimator("ppi-size", { pseudo: "soft", lambda: "tuned", combine: "size" });
-/** batches weighted by eq. (3'): the predicted variance with pi's calibration read on the earlier batches */
-export const ppiCalibratedWeightsEstimator = ppiEstimator("ppi-calibrated-weights", { pseudo: "soft", lambda: "tuned", combine: "calibrated" });
 export const ppiHtEstimator = ppiEstimator("ppi-ht", { pseudo: "soft", lambda: "tuned", perCluster: "ht" });
 /** the per-stage ratio of eq. (1'), the default before issue #23: for the comparison in the estimators grid */
 export const ppiStageRatioEstimator = ppiEstimator("ppi-stage-ratio", { pseudo: "soft", lambda: "tuned", perCluster: "stage-ratio" });
