@@ -6,8 +6,8 @@
  * a guard's point estimates, and with them its AEC, follow from one set of runs for any threshold.
  * Rows: the recorded estimators but the guards, then the guard of estimators-guarded.ts replayed with the
  * over-confidence threshold G (0.15-0.3; "-" = not read, the guard before issue #23's second part), the reading
- * kept once made (as the code does) or read in the latest window only, and (where recorded) with `ppi-size`
- * or `ppi-calibrated-weights` instead of `ppi` in its overconfident branch.
+ * kept once made (as the code does) or read in the latest window only, and at G = 0.25 with each other
+ * recorded prediction-powered form (`ppi-jackknife`, `ppi-size`, `ppi-labels`, ...) instead of `ppi` in its overconfident branch.
  * AEC(NMI) per 1000 labels over the rounds up to the smaller budget, mean over the clusterings.
  * Runs made with `--record-predictions` also replay the readings of the soft table's bias from the
  * out-of-sample residuals (soft-residual.ts) per clustering: the table-space reading above X, or the
@@ -121,8 +121,9 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
   const replayed = [
     ...[null, 0.15, 0.2, 0.25, 0.3].map((gap): [string, Pick] => [`guard replayed, G = ${gap ?? "-"}`, guard(gap)]),
     ...[0.15, 0.25].map((gap): [string, Pick] => [`guard replayed, G = ${gap}, latest window only`, guard(gap, false)]),
-    ...["ppi-size", "ppi-calibrated-weights"]
-      .filter((name) => group[0].rounds[0].byEstimator?.[name])
+    ...recorded
+      .map(([name]) => name)
+      .filter((name) => name.startsWith("ppi-") && name !== "ppi-hard")
       .map((name): [string, Pick] => [`guard replayed, G = 0.25, ${name} when overconfident`, guard(0.25, true, name)]),
     ...(group.every((r) => residualReadings.has(r))
       ? [
