@@ -6,33 +6,66 @@
  * a guard's point estimates, and with them its AEC, follow from one set of runs for any threshold.
  * Rows: the recorded estimators but the guards, then the guard of estimators-guarded.ts replayed with the
  * over-confidence threshold G (0.15-0.3; "-" = not read, the guard before issue #23's second part), the reading
- * kept once made (as the code does) or read in the latest window only.
+ * kept once made (as the code does) or read in the latest window only, and at G = 0.25 with each other
+ * recorded prediction-powered form (`ppi-jackknife`, `ppi-size`, `ppi-labels`, ...) instead of `ppi` in its overconfident branch.
  * AEC(NMI) per 1000 labels over the rounds up to the smaller budget, mean over the clusterings.
+ * Runs made with `--record-predictions` also replay the readings of the soft table's bias from the
+ * out-of-sample residuals (soft-residual.ts) per clustering: the table-space reading above X, or the
+ * NMI-projected residual's z above Z (the soft table reads low), in any window so far: the soft
+ * table's rounds then report ppi. `--bundles DIR,DIR` names the bundles' folders (labels, clusterings).
  *
- *   node --import tsx bench/guard-replay.ts RUN.json [RUN.json ...]   (Random's runs among them)
+ *   node --import tsx bench/guard-replay.ts [--bundles DIR,DIR] RUN.json [RUN.json ...]   (Random's runs among them)
  */
 import { readFileSync } from "node:fs";
+import { basename, resolve } from "node:path";
+import { parseArgs } from "node:util";
 import { aec } from "@/lib/cereal/harness/aec";
 import type { RoundRecord, SimulationResult } from "@/lib/cereal/harness/simulate";
+import type { RowPrediction } from "@/lib/cereal/method/out-of-sample";
+import { softResidualReading, type SoftResidualReading } from "@/lib/cereal/method/soft-residual";
 import { readsOverconfident } from "@/lib/cereal/method/surrogate-health";
+import { loadBundle } from "@/lib/data/bundle";
 
 type RunFile = SimulationResult & { readonly bundle: string };
-const files = process.argv.slice(2);
+const { values, positionals: files } = parseArgs({ options: { bundles: { type: "string", default: "" } }, allowPositionals: true });
 if (files.length === 0) {
-  process.stderr.write("usage: node --import tsx bench/guard-replay.ts RUN.json [RUN.json ...] (cereal simulate --out files, Random's among them)\n");
+  process.stderr.write("usage: node --import tsx bench/guard-replay.ts [--bundles DIR,DIR] RUN.json [RUN.json ...] (cereal simulate --out files, Random's among them)\n");
   process.exit(2);
 }
 const runs = files.map((file) => JSON.parse(readFileSync(file, "utf8")) as RunFile);
+const bundles = new Map(
+  await Promise.all(
+    values.bundles!.split(",").filter(Boolean).map(async (dir) => {
+      const b = await loadBundle(dir);
+      return [b.manifest.name ?? basename(resolve(dir)), b] as const;
+    }),
+  ),
+);
+/** per run, round and clustering: the soft table's readings (soft-residual.ts), when the run recorded its predictions */
+const residualReadings = new Map<RunFile, Map<number, Record<string, SoftResidualReading | null>>>();
+for (const run of runs) {
+  const bundle = bundles.get(run.bundle);
+  if (!run.predictions || !bundle) continue;
+  const predictions = new Map<number, RowPrediction>(Object.entries(run.predictions).map(([row, pi]) => [Number(row), { raw: Float32Array.from(pi), calibrated: Float32Array.from(pi) }]));
+  const byRound = new Map<number, Record<string, SoftResidualReading | null>>();
+  for (const r of run.rounds) {
+    const draws = run.draws.slice(0, r.nLabels);
+    const labeled = { rows: Int32Array.from(draws, (d) => d.row), labels: Int32Array.from(draws, (d) => bundle.labels![d.row]) };
+    const record = { batches: new Map(), predictions };
+    byRound.set(r.round, Object.fromEntries(bundle.clusterings.map((c) => [c.name, softResidualReading(labeled, draws, record, c, bundle.numClasses)])));
+  }
+  residualReadings.set(run, byRound);
+}
 const isRandom = (r: RunFile) => r.config.acquisition === "random" && r.config.design === "uniform" && r.config.estimator === "labels";
 const key = (r: RunFile) => `${r.bundle}|${r.config.seed}`;
 const randoms = new Map(runs.filter(isRandom).map((r) => [key(r), r]));
 
 /** which recorded estimator a round reports, given the rounds before it */
-type Pick = (round: RoundRecord, earlier: readonly RoundRecord[]) => string;
+type Pick = (round: RoundRecord, earlier: readonly RoundRecord[], clustering: string, run: RunFile) => string;
 function aecOf(run: RunFile, budget: number, pick: Pick): number {
   const rounds = run.rounds.filter((r) => r.nLabels <= budget);
   const clusterings = run.config.clusterings as string[];
-  const curve = (c: string) => rounds.map((r, i) => ({ nLabels: r.nLabels, absErr: Math.abs(r.byEstimator![pick(r, rounds.slice(0, i))].estimate[c].nmi - r.true[c].nmi) }));
+  const curve = (c: string) => rounds.map((r, i) => ({ nLabels: r.nLabels, absErr: Math.abs(r.byEstimator![pick(r, rounds.slice(0, i), c, run)].estimate[c].nmi - r.true[c].nmi) }));
   return clusterings.reduce((a, c) => a + aec(curve(c), 1000), 0) / clusterings.length;
 }
 /** the round's latest calibration window read overconfident (each round records its latest window; the guard reads every window so far) */
@@ -43,13 +76,28 @@ const over = (r: RoundRecord, gap: number) => {
 /** the guard of estimators-guarded.ts: weak -> jackknifed ppi, diffuse -> ppi-hard, overconfident above `gap` in this
  * round's window (or, `sticky`, in any round's so far) -> ppi, else soft */
 const guard =
-  (gap: number | null, sticky = true): Pick =>
+  (gap: number | null, sticky = true, overconfidentBranch = "ppi"): Pick =>
   (r, earlier) => {
     const h = r.surrogateHealth;
     if (h?.weak) return "ppi-jackknife";
     if (h?.diffuse) return "ppi-hard";
     if (gap === null) return "soft";
-    return over(r, gap) || (sticky && earlier.some((e) => over(e, gap))) ? "ppi" : "soft";
+    return over(r, gap) || (sticky && earlier.some((e) => over(e, gap))) ? overconfidentBranch : "soft";
+  };
+
+/** the guard above at G = 0.25, and where it keeps the soft table, ppi once `fires` has read this clustering's residuals so in some round */
+const residualGuard =
+  (fires: (reading: SoftResidualReading) => boolean): Pick =>
+  (r, earlier, c, run) => {
+    const base = guard(0.25)(r, earlier, c, run);
+    const readings = residualReadings.get(run);
+    if (base !== "soft" || !readings) return base;
+    return [...earlier, r].some((e) => {
+      const reading = readings.get(e.round)?.[c];
+      return !!reading && fires(reading);
+    })
+      ? "ppi"
+      : "soft";
   };
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -73,6 +121,16 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
   const replayed = [
     ...[null, 0.15, 0.2, 0.25, 0.3].map((gap): [string, Pick] => [`guard replayed, G = ${gap ?? "-"}`, guard(gap)]),
     ...[0.15, 0.25].map((gap): [string, Pick] => [`guard replayed, G = ${gap}, latest window only`, guard(gap, false)]),
+    ...recorded
+      .map(([name]) => name)
+      .filter((name) => name.startsWith("ppi-") && name !== "ppi-hard")
+      .map((name): [string, Pick] => [`guard replayed, G = 0.25, ${name} when overconfident`, guard(0.25, true, name)]),
+    ...(group.every((r) => residualReadings.has(r))
+      ? [
+          ...[2, 2.5, 3, 4].map((x): [string, Pick] => [`guard G = 0.25 + table-space reading > ${x}`, residualGuard((g) => g.reading > x)]),
+          ...[2, 3].map((z): [string, Pick] => [`guard G = 0.25 + NMI-projected residual z > ${z}`, residualGuard((g) => g.nmiZ > z)]),
+        ]
+      : []),
   ];
   const before = group.map((r) => aecOf(r, budget, guard(null)));
   for (const [name, pick] of [...recorded, ...replayed]) {

@@ -55,7 +55,7 @@ const USAGE = `usage:
                   [--threshold 0.95] [--surrogate mlp|fake]
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
-                  [--compare all|NAME,NAME] [--calibrate] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
+                  [--compare all|NAME,NAME] [--record-predictions] [--calibrate] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
                   [--lag 0 (asynchronous stages drawn with rankings L rounds old)] [--skip-rate 0 (skips: P on hard rows, P/5 elsewhere)]
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
@@ -143,6 +143,7 @@ const SIMULATE_OPTIONS = {
   eps: { type: "string" },
   "interval-draws": { type: "string" },
   "no-intervals": { type: "boolean", default: false },
+  "record-predictions": { type: "boolean", default: false },
   "no-timings": { type: "boolean", default: false },
   out: { type: "string" },
   quiet: { type: "boolean", default: false },
@@ -223,6 +224,7 @@ async function runSimulate(argv: string[]): Promise<void> {
     trainerGuard: values["trainer-guard"],
     lag: int(values.lag, "lag", 0),
     skipRate,
+    recordPredictions: values["record-predictions"],
   });
   const output = { bundle: name, surrogate: surrogateName, ...result, summary: withAnnotatorHours(result.summary, pace), config: { ...result.config, bundle: name, surrogate: surrogateName } };
   const json = JSON.stringify(output);

@@ -12,6 +12,7 @@ import type { Acquisition } from "../method/acquisition";
 import { drawUniform, recordDraws, type Design, type Draw } from "../method/designs";
 import type { Estimator } from "../method/estimators";
 import type { Interval } from "../method/intervals";
+import type { OutOfSampleRecord } from "../method/out-of-sample";
 import { addLabels, initialState, type CerealProblem } from "../method/problem";
 import { Random } from "../../random/named-streams";
 import { needsSurrogate, runRound, type CalibrationReport, type RoundOptions } from "../method/round";
@@ -58,6 +59,8 @@ export interface SimulateOptions {
   readonly lag?: number;
   /** difficulty-dependent non-response (respond.ts): a draw is skipped with this probability on a hard row, a fifth of it elsewhere (default 0) */
   readonly skipRate?: number;
+  /** keep each labeled row's out-of-sample pi (the model that drew it) in the result, so a guard reading them can be replayed offline (default false) */
+  readonly recordPredictions?: boolean;
 }
 
 /** one estimator's view of a round, when the run compares several */
@@ -121,6 +124,8 @@ export interface SimulationResult {
   readonly config: Record<string, unknown>;
   readonly rounds: RoundRecord[];
   readonly draws: Draw[];
+  /** with recordPredictions: each labeled row's out-of-sample pi(.|x) by row, calibrated as the estimators read it */
+  readonly predictions?: Record<number, number[]>;
   readonly summary: SimulationSummary;
 }
 
@@ -288,8 +293,18 @@ export async function simulate(
     },
     rounds,
     draws: [...state.draws],
+    ...(options.recordPredictions ? { predictions: recordedPredictions(state.draws, state.outOfSample) } : {}),
     summary: summarise(rounds, problem.clusterings.map((c) => c.name), batch),
   };
+}
+
+function recordedPredictions(draws: readonly Draw[], record: OutOfSampleRecord | undefined): Record<number, number[]> {
+  const out: Record<number, number[]> = {};
+  for (const { row } of draws) {
+    const prediction = record?.predictions.get(row);
+    if (prediction) out[row] = Array.from(prediction.calibrated);
+  }
+  return out;
 }
 
 function intervalCoverage(rounds: readonly RoundRecord[], clusterings: readonly string[]): MetricValues | null {
