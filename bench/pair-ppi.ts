@@ -9,11 +9,14 @@
  *
  *   nice -n 19 node --import tsx bench/pair-ppi.ts --bundle data/digits [--clustering kmeans_k10]
  *        [--seeds 0-99] [--batch 200] [--budget 1000] [--members 1] [--cache /tmp/pair-ppi] [--no-run]
+ *        [--surrogate mcl|mcl-consistency|mcl-cosine] [--versus mcl]
  *
+ * --surrogate picks the pairwise surrogate's training (SURROGATES; the default, mcl, is the app's);
+ * another one caches under its own folder.
  * --no-run reports the seeds already cached (with all members). Runs are made member by member
  * (every seed's member 0, then every seed's member 1, ...), so a stopped bench leaves whole members.
  * Prints per variant and metric: AEC per 1,000 answers (mean +- standard error over runs), the
- * paired ratio to argmax, the runs where it beats argmax, and the 90% interval coverage of the
+ * paired ratio to argmax (with --versus V: to V's argmax), the runs where it beats that, and the 90% interval coverage of the
  * variants with intervals, runs as the unit (mean of each run's share of rounds whose interval
  * holds the truth), and at each run's last round. Variants:
  *   argmax            the app's estimate: NMI etc. of the argmax ids of member 0's fit
@@ -22,6 +25,9 @@
  *   pair-ppi          argmax + the full pair-count correction (pairPpiEstimate, weight "full")
  *   pair-ppi-tuned    argmax + the correction with its squared-error weight (weight "tuned")
  *   ensemble-E        the mean of E fits' argmax estimates (E = 2 .. members)
+ *   argmax (V)        with --versus V: the argmax estimate of surrogate V's cached fit (the ratios' base)
+ *   argmax (V) + this g, tuned   V's argmax with the tuned correction whose g is this surrogate's
+ *                     (two fits per round)
  *   ensemble-E-ppi-tuned / -ppi   the same corrections on the ensemble: g is the E fits' mean
  *                     same-probability, the base the ensemble's estimate
  * Then per stage the drawing models' fit to the answers: corr(f, g) of member 0 and of the ensemble.
@@ -40,6 +46,7 @@ import { deriveSeed, Random } from "@/lib/random/named-streams";
 import { loadBundle } from "@/lib/data/bundle";
 import { contingency, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
 import type { Interval } from "@/lib/cereal/method/intervals";
+import type { PairwiseSurrogateConfig } from "@/models/mcl-surrogate";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -65,7 +72,23 @@ const [from, to] = arg("seeds", "0-19").split("-").map(Number);
 const batch = Number(arg("batch", "200"));
 const budget = Number(arg("budget", "1000"));
 const members = Number(arg("members", "1"));
-const cache = join(arg("cache", "/tmp/pair-ppi"), `${bundleDir.split("/").filter(Boolean).pop()}-${clustering}-${batch}-${budget}`);
+/** the pairwise surrogate's configurations: the app's MCL, and MCL with FixMatch's consistency term (issue #25) */
+const SURROGATES: Record<string, PairwiseSurrogateConfig> = {
+  mcl: { model: "mlp" },
+  "mcl-consistency": { model: "mlp", mcl: { consistency: {} } },
+  // FixMatch's cosine decay of the step size instead of the constant 0.01
+  "mcl-cosine": { model: "mlp", mcl: { schedule: "cosine" } },
+};
+const surrogateName = arg("surrogate", "mcl");
+const surrogateConfig = SURROGATES[surrogateName];
+if (!surrogateConfig) throw new Error(`--surrogate: one of ${Object.keys(SURROGATES).join(", ")}`);
+const cacheOf = (name: string) =>
+  join(arg("cache", "/tmp/pair-ppi"), `${bundleDir.split("/").filter(Boolean).pop()}-${clustering}-${batch}-${budget}${name === "mcl" ? "" : `-${name}`}`);
+const cache = cacheOf(surrogateName);
+/** --versus NAME: the ratios are to the argmax estimate of surrogate NAME's cached runs (same seeds, same pairs) */
+const versus = process.argv.includes("--versus") ? arg("versus", "mcl") : null;
+if (versus !== null && !SURROGATES[versus]) throw new Error(`--versus: one of ${Object.keys(SURROGATES).join(", ")}`);
+const baselineName = versus === null ? "argmax" : `argmax (${versus})`;
 mkdirSync(cache, { recursive: true });
 
 const bundle = await loadBundle(bundleDir, { clusterings: [clustering] });
@@ -74,14 +97,20 @@ const labels = bundle.labels;
 const problem = { embeddings: { data: bundle.embeddings, n: bundle.n, d: bundle.d }, numClasses: bundle.numClasses, clusterings: bundle.clusterings };
 const n = bundle.n;
 const k = defaultNumOutputs(bundle.numClasses);
-const memberFile = (seed: number, m: number) => join(cache, m === 0 ? `${seed}.bin` : `${seed}.m${m}.bin`);
+const memberFile = (seed: number, m: number, dir = cache) => join(dir, m === 0 ? `${seed}.bin` : `${seed}.m${m}.bin`);
+/** the p(.|x) of every round of one cached fit, [rounds][n x k] */
+function roundModels(file: string, rounds: number): Float32Array[] {
+  const raw = readFileSync(file);
+  const all = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+  return Array.from({ length: rounds }, (_, r) => all.subarray(r * n * k, (r + 1) * n * k));
+}
 
 async function run(seed: number): Promise<void> {
   const { mclSurrogateFactory } = await import("@/models/mcl-surrogate");
   const oracle = (draws: readonly PairDrawRecord[]) => Uint8Array.from(draws, (d) => (labels[d.row] === labels[d.rowB] ? 1 : 0));
   const seedDraws = recordPairDraws(drawUniformPairs(n, Math.min(batch, budget), Random.from(seed, "seed-batch")), "uniform", 0, 0);
   let state = initialPairwiseState(problem, seedDraws, oracle(seedDraws));
-  const surrogate = await mclSurrogateFactory({ model: "mlp" })(problem.embeddings, k);
+  const surrogate = await mclSurrogateFactory(surrogateConfig)(problem.embeddings, k);
   const probas: Float32Array[] = [];
   try {
     for (;;) {
@@ -112,7 +141,7 @@ function pairsUpTo(c: CachedRun, r: number) {
 async function refit(seed: number, m: number): Promise<void> {
   const { mclSurrogateFactory } = await import("@/models/mcl-surrogate");
   const c = JSON.parse(readFileSync(join(cache, `${seed}.json`), "utf8")) as CachedRun;
-  const surrogate = await mclSurrogateFactory({ model: "mlp" })(problem.embeddings, k);
+  const surrogate = await mclSurrogateFactory(surrogateConfig)(problem.embeddings, k);
   const probas: Float32Array[] = [];
   try {
     for (let r = 0; r < c.rounds; r++) {
@@ -150,14 +179,12 @@ const stageFit: { single: number[]; ensemble: number[] }[] = [];
 
 for (let seed = from; seed <= to; seed++) {
   if (!existsSync(join(cache, `${seed}.json`)) || !Array.from({ length: members }, (_, m) => existsSync(memberFile(seed, m))).every(Boolean)) continue;
+  if (versus !== null && !existsSync(memberFile(seed, 0, cacheOf(versus)))) continue;
   const c = JSON.parse(readFileSync(join(cache, `${seed}.json`), "utf8")) as CachedRun;
   /** models[r][m]: member m's p(.|x) at round r */
   const models = Array.from({ length: c.rounds }, () => [] as Float32Array[]);
-  for (let m = 0; m < members; m++) {
-    const raw = readFileSync(memberFile(seed, m));
-    const all = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
-    for (let r = 0; r < c.rounds; r++) models[r].push(all.subarray(r * n * k, (r + 1) * n * k));
-  }
+  for (let m = 0; m < members; m++) roundModels(memberFile(seed, m), c.rounds).forEach((p, r) => models[r].push(p));
+  const versusModels = versus === null ? null : roundModels(memberFile(seed, 0, cacheOf(versus)), c.rounds);
   const tableEstimate = (proba: Float32Array, estimator: Estimator) =>
     estimateMetrics(pairwiseEstimatorInput(proba, k, n, "all", new Int32Array(0)), problem.clusterings, estimator)[clustering];
   const curves = new Map<string, { nLabels: number; point: Point }[]>();
@@ -172,6 +199,8 @@ for (let seed = from; seed <= to; seed++) {
     const argmaxes = models[r].map((p) => tableEstimate(p, argmaxEstimator));
     const argmax = argmaxes[0];
     add("argmax", nLabels, { estimate: argmax });
+    const versusArgmax = versusModels && tableEstimate(versusModels[r], argmaxEstimator);
+    if (versusArgmax) add(baselineName, nLabels, { estimate: versusArgmax });
     add("soft", nLabels, { estimate: tableEstimate(models[r][0], softEstimator) });
     add("last-2", nLabels, { estimate: previous ? meanMetrics([argmax, previous]) : argmax });
     previous = argmax;
@@ -180,6 +209,8 @@ for (let seed = from; seed <= to; seed++) {
     const corrected = (counts: typeof single, base: MetricValues, weight: PairCorrectionWeight) => pairPpiEstimate(counts, base, null, 0.9, weight);
     add("pair-ppi", nLabels, corrected(single, argmax, "full"));
     add("pair-ppi-tuned", nLabels, corrected(single, argmax, "tuned"));
+    // two fits per round: the --versus surrogate's argmax, corrected with this surrogate's g
+    if (versusArgmax) add(`${baselineName} + this g, tuned`, nLabels, corrected(single, versusArgmax, "tuned"));
     for (let e = 2; e <= members; e++) add(`ensemble-${e}`, nLabels, { estimate: meanMetrics(argmaxes.slice(0, e)) });
     if (members > 1) {
       const base = meanMetrics(argmaxes);
@@ -228,9 +259,9 @@ function correlation(x: number[], y: number[]): number {
 
 const se = (x: number[]): number => Math.sqrt(x.reduce((s, v) => s + (v - mean(x)) ** 2, 0) / (x.length - 1) / x.length);
 const cell = (x: number[]) => `${mean(x).toFixed(4)} +- ${se(x).toFixed(4)}`;
-const baseline = results.get("argmax") ?? [];
-console.log(`${bundleDir} ${clustering}, random pairs, stages of ${batch} to ${budget} answers, ${baseline.length} runs (seeds ${from}-${to}, ${members} member(s))`);
-console.log("| variant | metric | AEC per 1,000 | ratio to argmax | runs better | 90% coverage, runs as unit | last round covered |");
+const baseline = results.get(baselineName) ?? [];
+console.log(`${bundleDir} ${clustering}, surrogate ${surrogateName}, random pairs, stages of ${batch} to ${budget} answers, ${baseline.length} runs (seeds ${from}-${to}, ${members} member(s))`);
+console.log(`| variant | metric | AEC per 1,000 | ratio to ${baselineName} | runs better | 90% coverage, runs as unit | last round covered |`);
 console.log("|---|---|---|---|---|---|---|");
 for (const m of METRICS)
   for (const [name, runs] of results) {

@@ -4,6 +4,7 @@ import type { Inputs } from "./inputs";
 import { Mlp } from "./network";
 import { SgdNesterov } from "./optimizers";
 import { BatchSampler, Rng } from "./trainer-random";
+import { strongView, weakView } from "./unlabeled-views";
 
 /**
  * FixMatch (Sohn et al. 2020) on embeddings. Augmentations for vectors: the weak view drops
@@ -116,17 +117,8 @@ export async function trainFixMatch(
       // weak view: inverted dropout on the input (kept coordinates scaled by 1/(1-p), as nn.Dropout)
       x.copyRows(rowsL, gradIn, 0);
       rng.dropout(gradIn, pIn, inScale, 0, b * d);
-      x.copyRows(rowsU, weakU, 0);
-      rng.dropout(weakU, pIn, inScale);
-      // strong view: mixup with a shuffled copy of the batch, lambda folded so the row itself dominates
-      let lam = rng.beta(alpha, alpha);
-      lam = Math.max(lam, 1 - lam);
-      for (let i = 0; i < bu; i++) {
-        const u = rowsU[i];
-        const v = rowsU[perm[i]];
-        const o = (b + i) * d;
-        for (let j = 0; j < d; j++) gradIn[o + j] = lam * x.value(u, j) + (1 - lam) * x.value(v, j);
-      }
+      weakView(x, rowsU, rng, weakU, pIn);
+      strongView(x, rowsU, perm, rng, gradIn, b, alpha);
       const reporting = step >= total - window;
       const out = tf.tidy(() => {
         const weights = mlp.weights(true);

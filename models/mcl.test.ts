@@ -6,7 +6,7 @@ import type { LabeledPairs } from "@/lib/cereal/pairwise/pair-surrogate";
 import type { EmbeddingMatrix } from "@/lib/cereal/method/surrogate";
 import { ensureBackend } from "./backend";
 import { mclLossAndGrad } from "./mcl";
-import { MclSurrogate } from "./mcl-surrogate";
+import { MclSurrogate, type PairwiseSurrogateConfig } from "./mcl-surrogate";
 import { Rng } from "./trainer-random";
 
 beforeAll(async () => {
@@ -122,4 +122,22 @@ describe("MclSurrogate", () => {
     expect(metricsFromTable(contingency(y, pseudoLabel(first, 6))).nmi).toBeGreaterThan(0.9);
     surrogate.dispose();
   });
+
+  it("trains with the consistency term and the cosine step size: repeatable, a different fit, the blobs recovered", async () => {
+    const few = { a: pairs.a.subarray(0, 60), b: pairs.b.subarray(0, 60), same: pairs.same.subarray(0, 60) };
+    const fitProba = async (mcl: PairwiseSurrogateConfig["mcl"]) => {
+      const surrogate = await MclSurrogate.create(x, 6, { mcl: { maxSteps: 150, ...mcl } });
+      await surrogate.fit(few, { seed: 3 });
+      const proba = await surrogate.predictProba(all);
+      surrogate.dispose();
+      return proba;
+    };
+    const plain = await fitProba({});
+    const consistent = await fitProba({ consistency: { unlabeledBatch: 64 }, schedule: "cosine" });
+    expect(await fitProba({ consistency: { unlabeledBatch: 64 }, schedule: "cosine" })).toEqual(consistent);
+    expect(consistent).not.toEqual(plain);
+    expect(await fitProba({ schedule: "cosine" })).not.toEqual(plain);
+    expect(metricsFromTable(contingency(y, pseudoLabel(consistent, 6))).nmi).toBeGreaterThan(0.9);
+  });
 });
+

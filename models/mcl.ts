@@ -2,8 +2,10 @@ import * as tf from "@tensorflow/tfjs";
 import type { LabeledPairs } from "@/lib/cereal/pairwise/pair-surrogate";
 import type { Inputs } from "./inputs";
 import type { Mlp } from "./network";
+import { cosineLr } from "./fixmatch";
 import { Adam } from "./optimizers";
-import { Rng } from "./trainer-random";
+import { BatchSampler, Rng } from "./trainer-random";
+import { strongView, weakView } from "./unlabeled-views";
 
 /**
  * MCL training (meta classification likelihood; L2C, Hsu et al. 2019; paper appendix B): a
@@ -39,6 +41,8 @@ export interface MclOptions {
   readonly seed: number;
   /** Adam step size (default 0.01, the paper's) */
   readonly learningRate?: number;
+  /** the step size over the fit: constant (default, the paper's) or FixMatch's cosine decay (cosineLr) */
+  readonly schedule?: "constant" | "cosine";
   /** L2 weight decay added to the gradient, torch Adam's weight_decay (default 5e-4) */
   readonly weightDecay?: number;
   /** pairs per step (default 32) */
@@ -52,7 +56,29 @@ export interface MclOptions {
   readonly positiveShare?: number | null;
   /** the cap on steps per fit, so a round stays short (default 600) */
   readonly maxSteps?: number;
+  /** a FixMatch-style consistency term on unlabeled rows (MclConsistency); absent or null: pairs only */
+  readonly consistency?: MclConsistency | null;
   readonly onStep?: (step: number, total: number) => void;
+}
+
+/**
+ * FixMatch's consistency loss added to MCL (issue #25): every step also draws `unlabeledBatch`
+ * rows of the whole embedding matrix (every item is unlabeled in pairwise mode), takes the argmax
+ * of the weak view's p(.|x) as a pseudo cluster id where max p >= threshold, and adds
+ * lambdaU * mean(mask * CE(pseudo id, strong view)) to the pair loss. The cluster ids are the
+ * network's own, so the term sharpens them along the embedding's structure without naming classes.
+ */
+export interface MclConsistency {
+  /** unlabeled rows per step (default 128) */
+  readonly unlabeledBatch?: number;
+  /** confidence threshold tau (default 0.95) */
+  readonly threshold?: number;
+  /** weight of the consistency term (default 1) */
+  readonly lambdaU?: number;
+  /** input dropout of the weak view (default 0.2) */
+  readonly weakDropout?: number;
+  /** Beta(a, a) of the strong view's mixup (default 9) */
+  readonly mixupAlpha?: number;
 }
 
 export interface MclResult {
@@ -93,9 +119,23 @@ export async function trainMcl(mlp: Mlp, x: Inputs, pairs: LabeledPairs, options
   const positivesPerBatch = positives.length && negatives.length ? Math.round((share ?? 0) * batch) : 0;
   const rng = new Rng(options.seed ^ 0x6d636c);
   const optimizer = new Adam(mlp.numParams);
+  const stepSize = (step: number) => (options.schedule === "cosine" ? cosineLr(lr, step - 1, total) : lr);
+  const applyDecay = (grad: tf.Tensor1D) => (wd > 0 ? (tf.add(grad, tf.mul(mlp.theta, wd)) as tf.Tensor1D) : grad);
+  const consistency = options.consistency ?? null;
+  const bu = consistency ? (consistency.unlabeledBatch ?? 128) : 0;
+  const tau = consistency?.threshold ?? 0.95;
+  const lambdaU = consistency?.lambdaU ?? 1;
+  const pIn = consistency?.weakDropout ?? 0.2;
+  const alpha = consistency?.mixupAlpha ?? 9;
+  const unlabeled = consistency ? new BatchSampler(Int32Array.from({ length: x.n }, (_, i) => i), rng) : null;
+  const rowsU = new Int32Array(bu);
+  const perm = Int32Array.from({ length: bu }, (_, i) => i);
+  const weakU = new Float32Array(bu * x.d);
+  const weakKeep: Float32Array[] = [];
   const rows = new Int32Array(2 * batch);
   const same = new Float32Array(batch);
-  const xb = new Float32Array(2 * batch * x.d);
+  // the rows that carry gradient: the pairs' first items, their second items, then the strong views
+  const xb = new Float32Array((2 * batch + bu) * x.d);
   const recent: number[] = [];
   try {
     for (let step = 1; step <= total; step++) {
@@ -107,13 +147,30 @@ export async function trainMcl(mlp: Mlp, x: Inputs, pairs: LabeledPairs, options
         same[i] = pairs.same[pair];
       }
       x.copyRows(rows, xb);
+      if (unlabeled) {
+        unlabeled.next(rowsU);
+        rng.shuffle(perm);
+        weakView(x, rowsU, rng, weakU, pIn);
+        strongView(x, rowsU, perm, rng, xb, 2 * batch, alpha);
+      }
       const loss = tf.tidy(() => {
         const weights = mlp.weights(true);
         const inputs: tf.Tensor2D[] = [];
-        const logits = mlp.forward(tf.tensor2d(xb, [2 * batch, x.d]), mlp.keepMasks(2 * batch, rng), weights, inputs);
-        const { loss, dLogits } = mclLossAndGrad(logits, tf.tensor1d(same));
-        const grad = mlp.backward(inputs, weights, dLogits);
-        optimizer.step(mlp.theta, wd > 0 ? (tf.add(grad, tf.mul(mlp.theta, wd)) as tf.Tensor1D) : grad, lr);
+        const logits = mlp.forward(tf.tensor2d(xb, [2 * batch + bu, x.d]), mlp.keepMasks(2 * batch + bu, rng), weights, inputs);
+        if (!unlabeled) {
+          const { loss, dLogits } = mclLossAndGrad(logits, tf.tensor1d(same));
+          optimizer.step(mlp.theta, applyDecay(mlp.backward(inputs, weights, dLogits)), stepSize(step));
+          return loss;
+        }
+        const [pairLogits, strongLogits] = tf.split(logits, [2 * batch, bu]) as [tf.Tensor2D, tf.Tensor2D];
+        const { loss, dLogits } = mclLossAndGrad(pairLogits, tf.tensor1d(same));
+        // pseudo cluster ids from the weak view: constants, no gradient flows through them
+        const q = tf.softmax(mlp.forward(tf.tensor2d(weakU, [bu, x.d]), mlp.keepMasks(bu, rng, weakKeep), weights));
+        const mask = tf.cast(tf.greaterEqual(tf.max(q, 1, true), tau), "float32");
+        // int32 oneHot then a cast: tfjs-backend-wasm 4.22 writes int32 bits when asked for float32
+        const pseudo = tf.cast(tf.oneHot(tf.argMax(q, 1), mlp.numClasses), "float32");
+        const dStrong = tf.mul(tf.sub(tf.softmax(strongLogits), pseudo), tf.mul(mask, lambdaU / bu));
+        optimizer.step(mlp.theta, applyDecay(mlp.backward(inputs, weights, tf.concat([dLogits, dStrong]) as tf.Tensor2D)), stepSize(step));
         return loss;
       });
       // reading a loss back syncs the backend: only over the last 32 steps
