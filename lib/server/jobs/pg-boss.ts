@@ -58,16 +58,34 @@ async function startBoss(url: string, maintain: boolean): Promise<PgBoss> {
   });
   boss.on("error", (error: Error) => logger().warn({ err: error.message }, "pg-boss error"));
   await boss.start();
+  await createLaneQueues(boss);
+  return boss;
+}
+
+/** How often a process looks again for a lane queue that another process was creating at the same moment. */
+const QUEUE_CREATE_ATTEMPTS = 6;
+
+/**
+ * Creates the lane queues that do not exist yet. Every worker and web process does this when it
+ * starts, often at the same moment (a Procfile starts them together): one may find a queue created
+ * meanwhile (unique violation, 23505), or two creating queues at once may deadlock on pg-boss's
+ * queue table and partitions, where PostgreSQL aborts one of them (40P01; it stopped the rounds
+ * worker of a CI run before it ran a job). Either way the process looks again, after a short
+ * random wait, until the queue is there.
+ */
+export async function createLaneQueues(boss: Pick<PgBoss, "getQueue" | "createQueue">, waitMs = (attempt: number) => 50 * (attempt + 1) + Math.random() * 100): Promise<void> {
   for (const lane of LANES) {
-    if (await boss.getQueue(laneQueue(lane))) continue;
-    try {
-      await boss.createQueue(laneQueue(lane), { name: laneQueue(lane), policy: "short" });
-    } catch (error) {
-      // another process created it meanwhile
-      if ((error as { code?: string }).code !== "23505") throw error;
+    const name = laneQueue(lane);
+    for (let attempt = 0; !(await boss.getQueue(name)); attempt++) {
+      try {
+        await boss.createQueue(name, { name, policy: "short" });
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if ((code !== "23505" && code !== "40P01") || attempt + 1 >= QUEUE_CREATE_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, waitMs(attempt)));
+      }
     }
   }
-  return boss;
 }
 
 /** Stops this process's pg-boss (a worker after its drain; tests before their schema is dropped). */
