@@ -123,7 +123,7 @@ describe("MclSurrogate", () => {
     surrogate.dispose();
   });
 
-  it("trains with the consistency term and the cosine step size: repeatable, a different fit, the blobs recovered", async () => {
+  it("trains with the consistency term and either step size: repeatable, a different fit, the blobs recovered", async () => {
     const few = { a: pairs.a.subarray(0, 60), b: pairs.b.subarray(0, 60), same: pairs.same.subarray(0, 60) };
     const fitProba = async (mcl: PairwiseSurrogateConfig["mcl"]) => {
       const surrogate = await MclSurrogate.create(x, 6, { mcl: { maxSteps: 150, ...mcl } });
@@ -133,10 +133,14 @@ describe("MclSurrogate", () => {
       return proba;
     };
     const plain = await fitProba({});
-    const consistent = await fitProba({ consistency: { unlabeledBatch: 64 }, schedule: "cosine" });
-    expect(await fitProba({ consistency: { unlabeledBatch: 64 }, schedule: "cosine" })).toEqual(consistent);
+    const consistent = await fitProba({ consistency: { unlabeledBatch: 64 } });
+    expect(await fitProba({ consistency: { unlabeledBatch: 64 } })).toEqual(consistent);
     expect(consistent).not.toEqual(plain);
-    expect(await fitProba({ schedule: "cosine" })).not.toEqual(plain);
+    // the default step size is the cosine decay: the same fit as naming it, another than the constant one
+    expect(await fitProba({ schedule: "cosine" })).toEqual(plain);
+    const constant = await fitProba({ schedule: "constant" });
+    expect(constant).not.toEqual(plain);
+    expect(metricsFromTable(contingency(y, pseudoLabel(constant, 6))).nmi).toBeGreaterThan(0.9);
     expect(metricsFromTable(contingency(y, pseudoLabel(consistent, 6))).nmi).toBeGreaterThan(0.9);
   });
 });

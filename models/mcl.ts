@@ -41,7 +41,10 @@ export interface MclOptions {
   readonly seed: number;
   /** Adam step size (default 0.01, the paper's) */
   readonly learningRate?: number;
-  /** the step size over the fit: constant (default, the paper's) or FixMatch's cosine decay (cosineLr) */
+  /**
+   * the step size over the fit: FixMatch's cosine decay (cosineLr, default since issue #25: lower
+   * NMI error on digits and the demo, MEASUREMENTS.md) or the paper's constant one
+   */
   readonly schedule?: "constant" | "cosine";
   /** L2 weight decay added to the gradient, torch Adam's weight_decay (default 5e-4) */
   readonly weightDecay?: number;
@@ -87,8 +90,17 @@ export interface MclResult {
   readonly finalLoss: number | null;
 }
 
-export const MCL_DEFAULTS: { learningRate: number; weightDecay: number; batchSize: number; epochs: number; maxSteps: number; positiveShare: number | null } = {
+export const MCL_DEFAULTS: {
+  learningRate: number;
+  schedule: "constant" | "cosine";
+  weightDecay: number;
+  batchSize: number;
+  epochs: number;
+  maxSteps: number;
+  positiveShare: number | null;
+} = {
   learningRate: 0.01,
+  schedule: "cosine",
   weightDecay: 5e-4,
   batchSize: 32,
   epochs: 50,
@@ -119,7 +131,8 @@ export async function trainMcl(mlp: Mlp, x: Inputs, pairs: LabeledPairs, options
   const positivesPerBatch = positives.length && negatives.length ? Math.round((share ?? 0) * batch) : 0;
   const rng = new Rng(options.seed ^ 0x6d636c);
   const optimizer = new Adam(mlp.numParams);
-  const stepSize = (step: number) => (options.schedule === "cosine" ? cosineLr(lr, step - 1, total) : lr);
+  const cosine = (options.schedule ?? MCL_DEFAULTS.schedule) === "cosine";
+  const stepSize = (step: number) => (cosine ? cosineLr(lr, step - 1, total) : lr);
   const applyDecay = (grad: tf.Tensor1D) => (wd > 0 ? (tf.add(grad, tf.mul(mlp.theta, wd)) as tf.Tensor1D) : grad);
   const consistency = options.consistency ?? null;
   const bu = consistency ? (consistency.unlabeledBatch ?? 128) : 0;
