@@ -27,6 +27,7 @@ import { createPairComponentsSurrogateFactory } from "@/lib/cereal/fakes/pair-co
 import { PAIR_DESIGNS, RECOMMENDED_PAIRS, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
 import type { PairwiseSurrogateFactory } from "@/lib/cereal/pairwise/pair-surrogate";
 import { simulatePairwise } from "@/lib/cereal/harness/pairwise-simulate";
+import { PAIRWISE_MEMBERS } from "@/lib/cereal/pairwise/pairwise-round";
 import type { CerealProblem } from "@/lib/cereal/method/problem";
 import { metricMap, simulate, type RoundRecord, type SimulationResult } from "@/lib/cereal/harness/simulate";
 import { aecPerAnnotatorHour } from "@/lib/cereal/harness/aec";
@@ -59,7 +60,7 @@ const USAGE = `usage:
                   [--lag 0 (asynchronous stages drawn with rankings L rounds old)] [--skip-rate 0 (skips: P on hard rows, P/5 elsewhere)]
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
-                  [--uniform-share 0] [--outputs 2xCLASSES] [--model mlp|linear] [--surrogate mlp|fake] [--seed S] [--no-intervals] [--out FILE.json]
+                  [--uniform-share 0] [--outputs 2xCLASSES] [--fits 5 (fits per round; the estimate is their mean)] [--model mlp|linear] [--surrogate mlp|fake] [--seed S] [--no-intervals] [--out FILE.json]
                   [--seconds-per-answer S|project:PROJECT (summary.aecPerAnnotatorHour; both modes; project: the median of its timed answers)] [--pair-ppi (prediction-powered ARI, FMI, NMI, AMI with intervals in byEstimator; uncertain and anchor: from their uniform share)]
                   [--recommended (${RECOMMENDED_PAIRS.pairDesign} pairs, uniform share ${RECOMMENDED_PAIRS.pairUniformShare}: the app's default)]
   cereal table    --bundle DIR --clustering NAME --grid paper|estimators|pairwise [--only 'LABEL|LABEL'] [--report] [--seeds 3] [--budget 1000 (pairwise 2000)] [--batch 50 (pairwise 200)]
@@ -81,6 +82,13 @@ function int(value: string | undefined, name: string, fallback: number): number 
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer, got '${value}'`);
   return n;
+}
+
+/** --fits: the pairwise round's fits (at least one) */
+function fitsPerRound(value: string | undefined): number {
+  const fits = int(value, "fits", PAIRWISE_MEMBERS);
+  if (fits < 1) throw new UsageError(`--fits must be at least 1 (a round fits the surrogate at least once), got '${value}'`);
+  return fits;
 }
 
 function num(value: string | undefined, name: string, fallback: number): number {
@@ -154,6 +162,7 @@ const SIMULATE_OPTIONS = {
   mode: { type: "string" },
   "pair-design": { type: "string" },
   outputs: { type: "string" },
+  fits: { type: "string" },
   model: { type: "string" },
   "uniform-share": { type: "string" },
   "seconds-per-answer": { type: "string" },
@@ -263,6 +272,7 @@ async function runPairwiseSimulate(values: ReturnType<typeof parseArgs<{ args: s
     batch,
     budget: int(values.budget, "budget", 10000),
     numOutputs: values.outputs === undefined ? undefined : int(values.outputs, "outputs", 20),
+    members: fitsPerRound(values.fits),
     designOptions: { uniformShare: num(values["uniform-share"], "uniform-share", recommended?.pairUniformShare ?? 0) },
     pairPpi: values["pair-ppi"],
     intervals: values["no-intervals"] ? false : { draws: int(values["interval-draws"], "interval-draws", 200) },

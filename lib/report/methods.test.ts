@@ -25,6 +25,7 @@ const config: MethodsConfig = {
   level: 0.9,
   seed: 7,
   codeVersion: "0.1.0+abc",
+  pairwiseFits: 1,
   labelFree: null,
 };
 
@@ -45,6 +46,14 @@ describe("the methods paragraph", () => {
     const text = methodsParagraph({ ...config, fixmatchWarmSteps: 256 }, "text");
     expect(text).toContain("for 1024 steps from scratch after the seed batch and for 256 steps on from the previous batch's weights after each later batch");
     expect(text).not.toContain("trained from scratch with FixMatch");
+  });
+
+  it("pairwise: the MCL surrogate, and the mean of several fits where a round averaged them", () => {
+    const pairwise = { ...config, mode: "pairwise" as const };
+    expect(methodsParagraph(pairwise, "text")).toContain("trained from scratch on the pairwise answers with the meta classification likelihood (Hsu et al., 2019) and pseudo-labeled every item.");
+    expect(methodsParagraph({ ...pairwise, pairwiseFits: 5 }, "text")).toContain(
+      "with the meta classification likelihood (Hsu et al., 2019), 5 times with different seeds; each fit pseudo-labeled every item, and each metric is the mean of the fits' estimates.",
+    );
   });
 
   it("cites FixMatch and prediction-powered inference only where they were used", () => {

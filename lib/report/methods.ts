@@ -31,6 +31,8 @@ export interface MethodsConfig {
   readonly level: number;
   readonly seed: number;
   readonly codeVersion: string | null;
+  /** pairwise: the surrogate's fits per round, whose estimates a round averages */
+  readonly pairwiseFits: number;
   /** the label-free measure reported beside the estimates, if any */
   readonly labelFree: string | null;
 }
@@ -97,7 +99,9 @@ export function methodsParagraph(config: MethodsConfig, style: CiteStyle): strin
   );
   sentences.push(
     config.mode === "pairwise"
-      ? `After each batch a surrogate classifier on the item embeddings was trained from scratch on the pairwise answers with the meta classification likelihood${cite("mcl")} and pseudo-labeled every item.`
+      ? config.pairwiseFits > 1
+        ? `After each batch a surrogate classifier on the item embeddings was trained from scratch on the pairwise answers with the meta classification likelihood${cite("mcl")}, ${config.pairwiseFits} times with different seeds; each fit pseudo-labeled every item, and each metric is the mean of the fits' estimates.`
+        : `After each batch a surrogate classifier on the item embeddings was trained from scratch on the pairwise answers with the meta classification likelihood${cite("mcl")} and pseudo-labeled every item.`
       : config.fixmatch
         ? config.fixmatchWarmSteps !== null
           ? `After each batch a surrogate classifier (a multilayer perceptron on the item embeddings) was trained with FixMatch${cite("fixmatch")} on the labeled and unlabeled items, for ${config.fixmatchSteps} steps from scratch after the seed batch and for ${config.fixmatchWarmSteps} steps on from the previous batch's weights after each later batch, and pseudo-labeled every unlabeled item.`

@@ -7,7 +7,7 @@
 import { contingency, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
 import { drawUniformPairs, recordPairDraws, type PairDesign, type PairDesignOptions, type PairDrawRecord } from "../pairwise/pair-designs";
 import type { PseudoLabelStrategy } from "../pairwise/pairwise-estimate";
-import { addPairAnswers, initialPairwiseState, runPairwiseRound, type PairwiseRoundOptions, type PairwiseState } from "../pairwise/pairwise-round";
+import { addPairAnswers, initialPairwiseState, PAIRWISE_MEMBERS, runPairwiseRound, type PairwiseRoundOptions, type PairwiseState } from "../pairwise/pairwise-round";
 import type { PairwiseSurrogateFactory } from "../pairwise/pair-surrogate";
 import { defaultNumOutputs } from "../pairwise/pair-surrogate";
 import type { CerealProblem } from "../method/problem";
@@ -31,7 +31,10 @@ export interface PairwiseSimulateOptions {
   readonly budget?: number;
   /** K' (default twice the bundle's number of classes) */
   readonly numOutputs?: number;
+  /** PairwiseRoundOptions.holdOut (default 0) */
   readonly holdOut?: number;
+  /** fits per round (PairwiseRoundOptions.members; default PAIRWISE_MEMBERS) */
+  readonly members?: number;
   readonly designOptions?: PairDesignOptions;
   readonly intervals?: { readonly draws?: number; readonly level?: number } | false;
   /** the stop rule's thresholds (default: stop-rule.ts DEFAULTS); recorded per round with intervals, as the clusterwise simulator does */
@@ -51,7 +54,7 @@ export interface PairwiseSimulateOptions {
 }
 
 export interface PairwiseRoundRecord extends RoundRecord {
-  /** the surrogate's accuracy on held-out answered pairs (P_ij > 0.5 vs the answer) */
+  /** how well the model that drew the newest stage predicted its uniform pairs' answers (FittedPairwiseRound.pairAccuracy) */
   readonly pairAccuracy: number | null;
   /** share of answered pairs whose answer is "same" */
   readonly positiveShare: number;
@@ -100,6 +103,7 @@ export async function simulatePairwise(
         strategy: options.strategy,
         threshold: options.threshold,
         holdOut: options.holdOut,
+        members: options.members,
         batch: Math.max(0, Math.min(batch, budget - nLabels)),
         seed: options.seed,
         designOptions: options.designOptions,
@@ -164,7 +168,8 @@ export async function simulatePairwise(
       batch,
       budget,
       numOutputs,
-      holdOut: options.holdOut ?? 0.1,
+      holdOut: options.holdOut ?? 0,
+      members: options.members ?? PAIRWISE_MEMBERS,
       uniformShare: options.designOptions?.uniformShare ?? 0,
       clusterings: problem.clusterings.map((c) => c.name),
     },

@@ -3,7 +3,7 @@ import { contingency, METRIC_KEYS, metricsFromTable } from "@/lib/metrics";
 import { createPairComponentsSurrogateFactory, sameComponents } from "../fakes/pair-components-surrogate";
 import { recordPairDraws } from "./pair-designs";
 import { pairAccuracy, pairwiseEstimatorInput } from "./pairwise-estimate";
-import { addPairAnswers, initialPairwiseState, runPairwiseRound } from "./pairwise-round";
+import { addPairAnswers, initialPairwiseState, PAIRWISE_MEMBERS, runPairwiseRound } from "./pairwise-round";
 import { pairCounts, pairPpiEstimate, stagesByRound } from "./pair-count-ppi";
 import { simulatePairwise } from "../harness/pairwise-simulate";
 import type { PairwiseSurrogate } from "./pair-surrogate";
@@ -57,16 +57,19 @@ function seedState(problem: CerealProblem, labels: Int32Array, count: number) {
 }
 
 describe("runPairwiseRound", () => {
-  it("with a surrogate that knows the classes (renamed ids), estimates equal the truth and held-out pairs are all right", async () => {
+  it("with a surrogate that knows the classes (renamed ids), estimates equal the truth, every answer trains each of the fits", async () => {
     const { problem, labels } = blobs();
     const truth = metricsFromTable(contingency(labels, problem.clusterings[0].assignments));
     const state = seedState(problem, labels, 40);
     const surrogate = truthSurrogate(labels);
     const result = await runPairwiseRound(state, surrogate, { design: "anchor", strategy: "all", batch: 12, seed: 1, intervals: { draws: 20 } });
-    expect(surrogate.fits).toBe(1);
+    expect(surrogate.fits).toBe(PAIRWISE_MEMBERS);
     expect(result.nLabels).toBe(40);
-    expect(result.heldOut).toBe(4);
-    expect(result.pairAccuracy).toBe(1);
+    expect(result.heldOut).toBe(0);
+    // round 0: no model drew the answered pairs, so none was judged on answers it never saw
+    expect(result.pairAccuracy).toBeNull();
+    const heldOut = await runPairwiseRound(state, surrogate, { design: "anchor", strategy: "all", batch: 0, seed: 1, holdOut: 0.1, members: 1, intervals: false });
+    expect(heldOut.heldOut).toBe(4);
     for (const k of METRIC_KEYS) expect(result.estimate.c[k]).toBeCloseTo(truth[k], 12);
     expect(result.estimatedRows).toHaveLength(90);
     // anchor pairs, stamped after the 40 seed draws as batch 1, none repeating a seed pair
@@ -128,6 +131,68 @@ describe("runPairwiseRound", () => {
     }
     for (const k of ["acc", "ap"] as const) expect(random.intervals!.interval.c[k]).toEqual(bootstrap.interval.c[k]);
     expect(random.intervals!.pBest).toEqual(bootstrap.pBest);
+    // stage 1's drawing model knew the classes: every answer it never saw was predicted right
+    expect(random.pairAccuracy).toBe(1);
+  });
+
+  it("pairAccuracy: the drawing model of the newest stage on its uniform pairs only", async () => {
+    const { problem, labels } = blobs();
+    const seeded = seedState(problem, labels, 40);
+    // stage 1: 30 uniform pairs (i, i + 45), then 6 pairs of a design's own (they record a score)
+    const uniform = Array.from({ length: 30 }, (_, i) => ({ row: i, rowB: i + 45, score: null, q: 0.01 }));
+    const own = Array.from({ length: 6 }, (_, i) => ({ row: 3 * i, rowB: 3 * i + 60, score: 0.5, q: 0.01 }));
+    const stage1 = [...recordPairDraws(uniform, "uniform", 1, 40), ...recordPairDraws(own, "top-score", 1, 70)];
+    const answered = addPairAnswers(seeded, stage1, Uint8Array.from(stage1, (d) => (labels[d.row] === labels[d.rowB] ? 1 : 0)));
+    // a drawing model that puts every row in one cluster predicts "same" for every pair
+    const oneCluster = Float32Array.from({ length: 90 * 6 }, (_, i) => (i % 6 === 0 ? 1 : 0));
+    const result = await runPairwiseRound({ ...answered, stageModels: new Map([[1, [oneCluster]]]) }, truthSurrogate(labels), {
+      design: "random",
+      strategy: "all",
+      batch: 0,
+      seed: 2,
+      members: 1,
+      intervals: false,
+    });
+    const sameShare = uniform.filter((p) => labels[p.row] === labels[p.rowB]).length / uniform.length;
+    expect(sameShare).toBeGreaterThan(0);
+    expect(result.pairAccuracy).toBeCloseTo(sameShare, 12);
+  });
+
+  it("several fits: the estimate is the mean of theirs, the intervals hold it, progress runs over all of them", async () => {
+    const { problem, labels } = blobs();
+    const clustering = problem.clusterings[0].assignments;
+    // fit f (0-based) moves rows 3f .. 3f + 5 to cluster id 0, so each fit's estimate differs
+    const ids = (f: number) => Int32Array.from(labels, (y, i) => (i >= 3 * f && i < 3 * f + 6 ? 0 : 5 - y));
+    let fits = 0;
+    const surrogate: PairwiseSurrogate = {
+      numOutputs: 6,
+      async fit(_pairs, _options, onProgress) {
+        fits++;
+        onProgress?.({ step: 1, total: 2 });
+        onProgress?.({ step: 2, total: 2 });
+        return { backend: "fake", trainSeconds: 0, steps: 2, finalLoss: null };
+      },
+      async predictProba(rows) {
+        const mine = ids(fits - 1);
+        return Float32Array.from({ length: rows.length * 6 }, (_, i) => (i % 6 === mine[rows[Math.floor(i / 6)]] ? 1 : 0));
+      },
+      dispose() {},
+    };
+    const steps: string[] = [];
+    const options = { design: "random" as const, strategy: "all" as const, batch: 0, seed: 3, members: 3, intervals: { draws: 20 }, onProgress: (p: { step: number; total: number }) => steps.push(`${p.step}/${p.total}`) };
+    const result = await runPairwiseRound(seedState(problem, labels, 40), surrogate, options);
+    expect(fits).toBe(3);
+    expect(steps).toEqual(["1/6", "2/6", "3/6", "4/6", "5/6", "6/6"]);
+    const each = [0, 1, 2].map((f) => metricsFromTable(contingency(ids(f), clustering)));
+    for (const k of METRIC_KEYS) {
+      expect(result.estimate.c[k]).toBeCloseTo((each[0][k] + each[1][k] + each[2][k]) / 3, 12);
+      expect(result.intervals!.interval.c[k][0]).toBeLessThanOrEqual(result.estimate.c[k]);
+      expect(result.intervals!.interval.c[k][1]).toBeGreaterThanOrEqual(result.estimate.c[k]);
+    }
+    expect(new Set(each.map((e) => e.nmi)).size).toBe(3);
+    // the stored p(.|x) and pseudo-labels are the first fit's
+    expect(Array.from(result.pseudoLabels!)).toEqual(Array.from(ids(0)));
+    await expect(runPairwiseRound(seedState(problem, labels, 40), surrogate, { ...options, members: 0 })).rejects.toThrow(/members must be a whole number >= 1/);
   });
 
   it("addPairAnswers appends pairs and answers and advances the round", () => {

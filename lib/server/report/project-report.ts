@@ -122,7 +122,8 @@ export async function projectReport(user: SessionUser, projectId: string, query:
 
   const overview = await labelOverview(user, projectId, { page: 0, pageSize: 1 });
   const configText = await (await exportConfig(user, projectId)).text();
-  const config = JSON.parse(configText) as { rounds: { index: number; status: string; codeVersion: string | null }[] };
+  const config = JSON.parse(configText) as { rounds: { index: number; status: string; codeVersion: string | null; config: { fits?: number } | null }[] };
+  const latestRound = config.rounds.find((r) => r.index === latest.index);
   const methodsConfig: MethodsConfig = {
     mode: project.mode as MethodsConfig["mode"],
     n: project.n,
@@ -145,7 +146,9 @@ export async function projectReport(user: SessionUser, projectId: string, query:
     agreement: overview.agreement,
     level: LEVEL,
     seed: project.seed,
-    codeVersion: config.rounds.find((r) => r.index === latest.index)?.codeVersion ?? null,
+    codeVersion: latestRound?.codeVersion ?? null,
+    // pairwise rounds recorded before fits were averaged fitted once
+    pairwiseFits: latestRound?.config?.fits ?? 1,
     labelFree: aceScores.size ? (MEASURE_NAMES[query.measure] ?? query.measure).toLowerCase() : null,
   };
   const methodsText = methodsParagraph(methodsConfig, "text");

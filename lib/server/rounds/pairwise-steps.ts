@@ -11,14 +11,15 @@ import { pairStageModels } from "./pair-stage-models";
 
 /**
  * A pairwise project's round steps (issue #10) on lib/cereal's pairwise round: the L2C surrogate
- * trained on the project's same/different answers, every metric of every clustering estimated
- * from its argmax cluster ids, the next pairs drawn with the project's pair design. Stored like a
+ * trained on the project's same/different answers PAIRWISE_MEMBERS times, every metric of every
+ * clustering estimated as the mean over the fits of their argmax cluster ids' value, the next pairs
+ * drawn with the project's pair design from the first fit. Stored like a
  * clusterwise round: estimates with intervals, per-item results [N x 2] (cluster id, max p), the
  * next stage (the uncertain and anchor designs need this round's p(.|x), so the round draws it).
  * The intervals of NMI, AMI, V, ARI and FMI come from the prediction-powered pair counts (each
  * stage's uniform pairs corrected with its drawing model's p(.|x), which the round keeps on disk;
- * the uncertain and anchor designs' own pairs count as known);
- * the point estimate stays argmax's (issue #25: no corrected point estimate beat it on both bundles).
+ * the uncertain and anchor designs' own pairs count as known). No correction of the point estimate
+ * beat the uncorrected one on both digits and the demo (issue #25); averaging fits did.
  */
 export const pairwiseRound: RoundMode = {
   async load({ project, round, frozen, plan, input }: RoundLoad): Promise<RoundSteps> {

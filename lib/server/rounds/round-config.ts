@@ -3,11 +3,13 @@ import type { Design } from "@/lib/cereal/method/designs";
 import { estimatorByName } from "@/lib/cereal/method/estimators";
 import type { RoundOptions } from "@/lib/cereal/method/round";
 import { PAIR_DESIGN_SAMPLING, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
+import { PAIRWISE_MEMBERS } from "@/lib/cereal/pairwise/pairwise-round";
 import { runSettings, type PairSettingKey, type RunSettingKey } from "../projects/run-settings";
 
 /**
  * What a round runs with, as recorded on its Round row: the project's run settings, and for a
- * pairwise project its pair design with the uniform share it draws (all of a random stage).
+ * pairwise project its pair design with the uniform share it draws (all of a random stage) and
+ * the surrogate's fits per round.
  */
 export function roundConfig<P extends Record<RunSettingKey | PairSettingKey, unknown> & { mode: string; design: string; pairDesign: string; pairUniformShare: number }>(project: P) {
   const pairDesign = project.mode === "pairwise" ? (project.pairDesign as PairDesign) : null;
@@ -16,7 +18,8 @@ export function roundConfig<P extends Record<RunSettingKey | PairSettingKey, unk
     mode: project.mode,
     // a pairwise project draws pairs: the sampling its pair design implies
     design: pairDesign ? PAIR_DESIGN_SAMPLING[pairDesign] : (project.design as Design),
-    ...(pairDesign ? { uniformShare: pairDesign === "random" ? 1 : project.pairUniformShare, pseudoLabels: "all" } : {}),
+    // the surrogate's fits per pairwise round, whose estimates it averages (recorded since issue #25; rounds without it fitted once)
+    ...(pairDesign ? { uniformShare: pairDesign === "random" ? 1 : project.pairUniformShare, pseudoLabels: "all", fits: PAIRWISE_MEMBERS } : {}),
   };
 }
 
