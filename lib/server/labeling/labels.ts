@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Label } from "@/lib/generated/prisma/client";
 import { db, lockProject, notifyProjectChanged, transaction } from "../db";
+import { nullableNumber, rawBoolean } from "../raw-values";
 import { badRequest, conflict, notFound } from "../errors";
 import { requireProjectRole } from "../auth/project-access";
 import { cancelQueuedRound, maybeEnqueueRound } from "../rounds/round-job";
@@ -127,15 +128,14 @@ export async function submitLabel(user: SessionUser, projectId: string, input: S
 
 /** A Label row read with plain SQL (SQLite gives booleans as 0/1, dates as text; PostgreSQL typed values). */
 function storedLabel(row: Record<string, unknown>): StoredLabel {
-  const int = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   return {
     id: String(row.id),
     taskId: String(row.taskId),
     kind: String(row.kind),
-    classIndex: int(row.classIndex),
+    classIndex: nullableNumber(row.classIndex),
     answer: row.answer === null || row.answer === undefined ? null : String(row.answer),
-    withdrawn: row.withdrawn === true || Number(row.withdrawn) === 1,
-    durationMs: int(row.durationMs),
+    withdrawn: rawBoolean(row.withdrawn),
+    durationMs: nullableNumber(row.durationMs),
     createdAt: new Date(row.createdAt as string | Date),
   };
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ensureSeedBatch } from "./batches";
 import { lockProject, transaction, type Tx } from "../db";
+import { nullableNumber, rawBoolean } from "../raw-values";
 import { itemView, type ItemView } from "./item-view";
 import { keepStagesAhead } from "./stages";
 import { requireProjectRole } from "../auth/project-access";
@@ -137,14 +138,13 @@ async function availableTasks(tx: Tx, project: { id: string; overlap: number }, 
     LIMIT ${count}`;
   const item = (externalId: unknown, text: unknown, image: unknown) =>
     externalId === null || externalId === undefined ? null : { externalId: String(externalId), text: (text as string | null) ?? null, image: (image as string | null) ?? null };
-  const int = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   return rows.map((r) => ({
     id: String(r.id),
     itemIndex: Number(r.itemIndex),
-    itemIndexB: int(r.itemIndexB),
+    itemIndexB: nullableNumber(r.itemIndexB),
     stage: Number(r.stage),
-    drawnByRound: int(r.drawnByRound),
-    staleLeases: Boolean(Number(r.staleLeases)),
+    drawnByRound: nullableNumber(r.drawnByRound),
+    staleLeases: rawBoolean(r.staleLeases),
     a: item(r.aExternalId, r.aText, r.aImage),
     b: item(r.bExternalId, r.bText, r.bImage),
   }));

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { db, notifyProjectChanged } from "../db";
+import { nullableNumber } from "../raw-values";
 import { defineJob } from "../jobs/definition";
 import { enqueueUniqueJob } from "../jobs/queue";
 import { roundOutcome, runRound } from "./round-steps";
@@ -46,7 +47,7 @@ export const roundJobKey = (projectId: string, round: number) => `round:${projec
 export async function nextRoundIndex(projectId: string): Promise<number> {
   // plain SQL: every answer that finishes a task asks (issue #18)
   const [last] = await db().$queryRaw<{ index: unknown }[]>`SELECT MAX("index") AS "index" FROM "Round" WHERE "projectId" = ${projectId} AND "status" = 'done'`;
-  return (last?.index === null || last?.index === undefined ? -1 : Number(last.index)) + 1;
+  return (nullableNumber(last?.index) ?? -1) + 1;
 }
 
 /**
