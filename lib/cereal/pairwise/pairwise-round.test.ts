@@ -170,7 +170,7 @@ describe("runPairwiseRound", () => {
         fits++;
         onProgress?.({ step: 1, total: 2 });
         onProgress?.({ step: 2, total: 2 });
-        return { backend: "fake", trainSeconds: 0, steps: 2, finalLoss: null };
+        return { backend: "fake", trainSeconds: 0.25, steps: 2, finalLoss: null };
       },
       async predictProba(rows) {
         const mine = ids(fits - 1);
@@ -183,6 +183,8 @@ describe("runPairwiseRound", () => {
     const result = await runPairwiseRound(seedState(problem, labels, 40), surrogate, options);
     expect(fits).toBe(3);
     expect(steps).toEqual(["1/6", "2/6", "3/6", "4/6", "5/6", "6/6"]);
+    // the round's report counts every fit's steps and seconds
+    expect(result.fit).toMatchObject({ steps: 6, trainSeconds: 0.75, backend: "fake" });
     const each = [0, 1, 2].map((f) => metricsFromTable(contingency(ids(f), clustering)));
     for (const k of METRIC_KEYS) {
       expect(result.estimate.c[k]).toBeCloseTo((each[0][k] + each[1][k] + each[2][k]) / 3, 12);

@@ -118,7 +118,7 @@ export const PAIRWISE_MEMBERS = 5;
 
 /** The pairwise fit step's output: the first fit's p(.|x) of every row, the other fits' estimates. */
 export interface FittedPairwiseRound {
-  /** the first fit's report */
+  /** the fits' report: training seconds and steps summed over the fits, backend and final loss the first's */
   readonly fit: PairwiseFitReport | null;
   /** the first fit's p(.|x), [n x numOutputs] (what the designs and the stored results read); null without answered pairs */
   readonly proba: Float32Array | null;
@@ -167,12 +167,15 @@ export async function fitPairwiseRound(state: PairwiseState, surrogate: Pairwise
   const progress = (m: number) =>
     options.onProgress && ((p: FitProgress) => options.onProgress!({ step: m * p.total + p.step, total: members * p.total }));
   const first = await fitMember(options.seed, progress(0));
+  const fit = { ...first.fit };
   const memberEstimates: Record<string, MetricValues>[] = [];
   for (let m = 1; m < members; m++) {
-    const { proba } = await fitMember(deriveSeed(options.seed, "ensemble", m), progress(m));
-    memberEstimates.push(estimateMetrics(estimatorInput(state, proba, k, options), problem.clusterings, argmaxEstimator));
+    const member = await fitMember(deriveSeed(options.seed, "ensemble", m), progress(m));
+    fit.trainSeconds += member.fit.trainSeconds;
+    fit.steps += member.fit.steps;
+    memberEstimates.push(estimateMetrics(estimatorInput(state, member.proba, k, options), problem.clusterings, argmaxEstimator));
   }
-  return { fit: first.fit, proba: first.proba, numOutputs: k, memberEstimates, pairAccuracy: newestStageAccuracy(state, k), heldOut: first.heldOut };
+  return { fit, proba: first.proba, numOutputs: k, memberEstimates, pairAccuracy: newestStageAccuracy(state, k), heldOut: first.heldOut };
 }
 
 const estimatorInput = (state: PairwiseState, proba: Float32Array, k: number, options: PairwiseRoundOptions) =>
