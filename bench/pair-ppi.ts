@@ -9,17 +9,19 @@
  *
  *   nice -n 19 node --import tsx bench/pair-ppi.ts --bundle data/digits [--clustering kmeans_k10]
  *        [--seeds 0-99] [--batch 200] [--budget 1000] [--members 1] [--cache /tmp/pair-ppi] [--no-run]
- *        [--surrogate mcl|mcl-consistency|mcl-cosine] [--versus mcl]
+ *        [--surrogate mcl|mcl-paper|mcl-consistency] [--versus mcl-paper]
  *
  * --surrogate picks the pairwise surrogate's training (SURROGATES; the default, mcl, is the app's);
- * another one caches under its own folder.
+ * another one caches under its own folder. Fits are the app's round's: member m of a seed is the
+ * app's fit m (fitPairwiseRound's seeds), so with `--members 5` the `ensemble-5` variant is
+ * exactly the app's estimate (PAIRWISE_MEMBERS fits) and `argmax` is its first fit alone.
  * --no-run reports the seeds already cached (with all members). Runs are made member by member
  * (every seed's member 0, then every seed's member 1, ...), so a stopped bench leaves whole members.
  * Prints per variant and metric: AEC per 1,000 answers (mean +- standard error over runs), the
  * paired ratio to argmax (with --versus V: to V's argmax), the runs where it beats that, and the 90% interval coverage of the
  * variants with intervals, runs as the unit (mean of each run's share of rounds whose interval
  * holds the truth), and at each run's last round. Variants:
- *   argmax            the app's estimate: NMI etc. of the argmax ids of member 0's fit
+ *   argmax            NMI etc. of the argmax ids of member 0's fit (one fit: the app's estimate before PAIRWISE_MEMBERS)
  *   soft              the expected table of member 0's p(.|x) (estimators-soft.ts)
  *   last-2            the mean of argmax's estimates at this round and the one before
  *   pair-ppi          argmax + the full pair-count correction (pairPpiEstimate, weight "full")
@@ -30,6 +32,10 @@
  *                     (two fits per round)
  *   ensemble-E-ppi-tuned / -ppi   the same corrections on the ensemble: g is the E fits' mean
  *                     same-probability, the base the ensemble's estimate
+ *   ensemble-E, first fit's g (the app)   ensemble-E with the interval the app gives it: the
+ *                     full correction with member 0's g around the ensemble's estimate
+ *   consensus-E       the argmax estimate of the E fits' consensus: their p(.|x) averaged after
+ *                     renaming each fit's ids to the first's (alignedMean)
  * Then per stage the drawing models' fit to the answers: corr(f, g) of member 0 and of the ensemble.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -44,7 +50,7 @@ import { pairwiseEstimatorInput } from "@/lib/cereal/pairwise/pairwise-estimate"
 import { addPairAnswers, fitPairwiseRound, initialPairwiseState, runPairwiseRound, type PairwiseState } from "@/lib/cereal/pairwise/pairwise-round";
 import { deriveSeed, Random } from "@/lib/random/named-streams";
 import { loadBundle } from "@/lib/data/bundle";
-import { contingency, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
+import { contingency, linearSumAssignment, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
 import type { Interval } from "@/lib/cereal/method/intervals";
 import type { PairwiseSurrogateConfig } from "@/models/mcl-surrogate";
 
@@ -72,15 +78,20 @@ const [from, to] = arg("seeds", "0-19").split("-").map(Number);
 const batch = Number(arg("batch", "200"));
 const budget = Number(arg("budget", "1000"));
 const members = Number(arg("members", "1"));
-/** the pairwise surrogate's configurations: the app's MCL, and MCL with FixMatch's consistency term (issue #25) */
-const SURROGATES: Record<string, PairwiseSurrogateConfig> = {
-  mcl: { model: "mlp" },
-  "mcl-consistency": { model: "mlp", mcl: { consistency: {} } },
-  // FixMatch's cosine decay of the step size instead of the constant 0.01
-  "mcl-cosine": { model: "mlp", mcl: { schedule: "cosine" } },
+/**
+ * The pairwise surrogate's trainings: its configuration and the share of answers held out of the
+ * fit (PairwiseRoundOptions.holdOut). `mcl` is the app's; `mcl-paper` is the app's before the
+ * cosine step size and training on every answer (issue #25: the paper's constant 0.01, 10% held
+ * out), the base of the issue's ratios; `mcl-consistency` adds FixMatch's consistency term.
+ */
+const SURROGATES: Record<string, { readonly config: PairwiseSurrogateConfig; readonly holdOut: number }> = {
+  mcl: { config: { model: "mlp" }, holdOut: 0 },
+  "mcl-paper": { config: { model: "mlp", mcl: { schedule: "constant" } }, holdOut: 0.1 },
+  "mcl-consistency": { config: { model: "mlp", mcl: { consistency: {} } }, holdOut: 0 },
 };
 const surrogateName = arg("surrogate", "mcl");
-const surrogateConfig = SURROGATES[surrogateName];
+const surrogateConfig = SURROGATES[surrogateName]?.config;
+const holdOut = SURROGATES[surrogateName]?.holdOut;
 if (!surrogateConfig) throw new Error(`--surrogate: one of ${Object.keys(SURROGATES).join(", ")}`);
 const cacheOf = (name: string) =>
   join(arg("cache", "/tmp/pair-ppi"), `${bundleDir.split("/").filter(Boolean).pop()}-${clustering}-${batch}-${budget}${name === "mcl" ? "" : `-${name}`}`);
@@ -114,7 +125,7 @@ async function run(seed: number): Promise<void> {
   const probas: Float32Array[] = [];
   try {
     for (;;) {
-      const result = await runPairwiseRound(state, surrogate, { design: "random", strategy: "all", batch: Math.max(0, Math.min(batch, budget - state.pairs.a.length)), seed, intervals: false });
+      const result = await runPairwiseRound(state, surrogate, { design: "random", strategy: "all", batch: Math.max(0, Math.min(batch, budget - state.pairs.a.length)), seed, holdOut, members: 1, intervals: false });
       probas.push(result.proba!);
       if (result.next.length === 0) break;
       state = addPairAnswers(state, result.next, oracle(result.next));
@@ -125,6 +136,24 @@ async function run(seed: number): Promise<void> {
   writeFileSync(memberFile(seed, 0), Buffer.concat(probas.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength))));
   const cached: CachedRun = { seed, n, k, rounds: probas.length, a: [...state.pairs.a], b: [...state.pairs.b], same: [...state.pairs.same], round: state.draws.map((d) => d.round), q: state.draws.map((d) => d.q) };
   writeFileSync(join(cache, `${seed}.json`), JSON.stringify(cached));
+}
+
+/**
+ * The fits' p(.|x) averaged after renaming each fit's cluster ids to the first fit's (the
+ * assignment that maximises their co-occurrence, sum_i p0(a|x_i) pm(b|x_i)): its argmax is the
+ * fits' consensus partition.
+ */
+function alignedMean(probas: readonly Float32Array[]): Float32Array {
+  const [first] = probas;
+  const sum = Float64Array.from(first);
+  for (const p of probas.slice(1)) {
+    const together = new Float64Array(k * k);
+    for (let i = 0; i < n; i++)
+      for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) together[a * k + b] += first[i * k + a] * p[i * k + b];
+    const { rowToCol } = linearSumAssignment(together, k, k, true);
+    for (let i = 0; i < n; i++) for (let a = 0; a < k; a++) sum[i * k + a] += p[i * k + rowToCol[a]];
+  }
+  return Float32Array.from(sum, (v) => v / probas.length);
 }
 
 /** the answered pairs of rounds 0..r of a cached run, and their draw records */
@@ -146,7 +175,7 @@ async function refit(seed: number, m: number): Promise<void> {
   try {
     for (let r = 0; r < c.rounds; r++) {
       const state: PairwiseState = { problem, pairs: pairsUpTo(c, r).pairs, draws: [], round: r };
-      const fitted = await fitPairwiseRound(state, surrogate, { design: "random", strategy: "all", batch: 0, seed: deriveSeed(seed, "ensemble", m), intervals: false });
+      const fitted = await fitPairwiseRound(state, surrogate, { design: "random", strategy: "all", batch: 0, seed: deriveSeed(seed, "ensemble", m), holdOut, members: 1, intervals: false });
       probas.push(fitted.proba!);
     }
   } finally {
@@ -213,8 +242,11 @@ for (let seed = from; seed <= to; seed++) {
     if (versusArgmax) add(`${baselineName} + this g, tuned`, nLabels, corrected(single, versusArgmax, "tuned"));
     for (let e = 2; e <= members; e++) add(`ensemble-${e}`, nLabels, { estimate: meanMetrics(argmaxes.slice(0, e)) });
     if (members > 1) {
+      add(`consensus-${members}`, nLabels, { estimate: tableEstimate(alignedMean(models[r]), argmaxEstimator) });
       const base = meanMetrics(argmaxes);
       const counts = pairCounts(clusterIds, stagesByRound(pairs, draws, modelsOfDrawingRounds(models), k));
+      // the app's round: the ensemble's estimate, the intervals of the first fit's g around it
+      add(`ensemble-${members}, first fit's g (the app)`, nLabels, { estimate: base, interval: corrected(single, base, "full").interval });
       add(`ensemble-${members}-ppi`, nLabels, corrected(counts, base, "full"));
       add(`ensemble-${members}-ppi-tuned`, nLabels, corrected(counts, base, "tuned"));
     }
