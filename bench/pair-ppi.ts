@@ -36,6 +36,9 @@
  *                     full correction with member 0's g around the ensemble's estimate
  *   consensus-E       the argmax estimate of the E fits' consensus: their p(.|x) averaged after
  *                     renaming each fit's ids to the first's (alignedMean)
+ *   blend-E           ensemble-E moved toward consensus-E by w = (FMI_ppi - FMI_ens) / (FMI_cons -
+ *                     FMI_ens) in [0, 1], FMI_ppi the pair counts' (first fit's g) around the ensemble
+ *   blend-E-tuned / -tuned-eg   the same with the tuned correction's FMI (first fit's g / the fits' mean g)
  * Then per stage the drawing models' fit to the answers: corr(f, g) of member 0 and of the ensemble.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -242,8 +245,20 @@ for (let seed = from; seed <= to; seed++) {
     if (versusArgmax) add(`${baselineName} + this g, tuned`, nLabels, corrected(single, versusArgmax, "tuned"));
     for (let e = 2; e <= members; e++) add(`ensemble-${e}`, nLabels, { estimate: meanMetrics(argmaxes.slice(0, e)) });
     if (members > 1) {
-      add(`consensus-${members}`, nLabels, { estimate: tableEstimate(alignedMean(models[r]), argmaxEstimator) });
+      const consensus = tableEstimate(alignedMean(models[r]), argmaxEstimator);
+      add(`consensus-${members}`, nLabels, { estimate: consensus });
       const base = meanMetrics(argmaxes);
+      const fmiPpi = corrected(single, base, "full").estimate.fmi;
+      const span = consensus.fmi - base.fmi;
+      const w = Math.abs(span) > 1e-9 ? Math.min(1, Math.max(0, (fmiPpi - base.fmi) / span)) : 0;
+      add(`blend-${members}`, nLabels, { estimate: Object.fromEntries(METRIC_KEYS.map((m) => [m, base[m] + w * (consensus[m] - base[m])])) as MetricValues });
+      const blendWith = (fmi: number) => {
+        const wt = Math.abs(span) > 1e-9 ? Math.min(1, Math.max(0, (fmi - base.fmi) / span)) : 0;
+        return Object.fromEntries(METRIC_KEYS.map((m) => [m, base[m] + wt * (consensus[m] - base[m])])) as MetricValues;
+      };
+      add(`blend-${members}-tuned`, nLabels, { estimate: blendWith(corrected(single, base, "tuned").estimate.fmi) });
+      const countsE = pairCounts(clusterIds, stagesByRound(pairs, draws, modelsOfDrawingRounds(models), k));
+      add(`blend-${members}-tuned-eg`, nLabels, { estimate: blendWith(corrected(countsE, base, "tuned").estimate.fmi) });
       const counts = pairCounts(clusterIds, stagesByRound(pairs, draws, modelsOfDrawingRounds(models), k));
       // the app's round: the ensemble's estimate, the intervals of the first fit's g around it
       add(`ensemble-${members}, first fit's g (the app)`, nLabels, { estimate: base, interval: corrected(single, base, "full").interval });
