@@ -108,11 +108,10 @@ export interface PairwiseRoundResult {
 }
 
 /**
- * Fits per pairwise round (issue #25). The argmax estimate's error on the demo is mostly the fit's
- * seed (an answer set fitted again with another seed moves NMI by 0.03), and the mean of several
- * fits' estimates cuts it: NMI AEC per 1,000 random-pair answers, 20 seeds, 0.0171 with one fit,
- * 0.0123 with 3, 0.0115 with 5 (digits 0.0325, 0.0316, 0.0297); MEASUREMENTS.md. A round costs
- * about this many times one fit.
+ * Fits per pairwise round (issue #25). Much of the argmax estimate's error on the demo is the fit's
+ * seed, and the mean of several fits' estimates cuts it: NMI AEC per 1,000 random-pair answers over
+ * 100 seeds (bench/pair-ppi.ts, MEASUREMENTS.md "Five fits"), one fit / five: demo 0.0202 / 0.0161,
+ * digits 0.0322 / 0.0297. A round costs about this many times one fit.
  */
 export const PAIRWISE_MEMBERS = 5;
 
