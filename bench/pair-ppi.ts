@@ -47,14 +47,14 @@ import { aec } from "@/lib/cereal/harness/aec";
 import { argmaxEstimator, estimateMetrics, type Estimator } from "@/lib/cereal/method/estimators";
 import { softEstimator } from "@/lib/cereal/method/estimators-soft";
 import { drawUniformPairs, recordPairDraws, type PairDrawRecord } from "@/lib/cereal/pairwise/pair-designs";
-import { modelsOfDrawingRounds, pairCounts, pairPpiEstimate, stagesByRound, type PairCorrectionWeight } from "@/lib/cereal/pairwise/pair-count-ppi";
+import { modelsOfDrawingRounds, pairCountIntervals, pairCounts, pairPpiEstimate, stagesByRound, type PairCorrectionWeight } from "@/lib/cereal/pairwise/pair-count-ppi";
 import { defaultNumOutputs, sameProbability } from "@/lib/cereal/pairwise/pair-surrogate";
 import { pairwiseEstimatorInput } from "@/lib/cereal/pairwise/pairwise-estimate";
 import { addPairAnswers, fitPairwiseRound, initialPairwiseState, runPairwiseRound, type PairwiseState } from "@/lib/cereal/pairwise/pairwise-round";
 import { deriveSeed, Random } from "@/lib/random/named-streams";
 import { loadBundle } from "@/lib/data/bundle";
 import { contingency, linearSumAssignment, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
-import type { Interval } from "@/lib/cereal/method/intervals";
+import type { Interval, IntervalReport } from "@/lib/cereal/method/intervals";
 import type { PairwiseSurrogateConfig } from "@/models/mcl-surrogate";
 
 function arg(name: string, fallback: string): string {
@@ -237,7 +237,8 @@ for (let seed = from; seed <= to; seed++) {
     add("last-2", nLabels, { estimate: previous ? meanMetrics([argmax, previous]) : argmax });
     previous = argmax;
     const clusterIds = bundle.clusterings[0].assignments;
-    const single = pairCounts(clusterIds, stagesByRound(pairs, draws, modelsOfDrawingRounds(models.map((ms) => [ms[0]])), k));
+    const firstFitStages = stagesByRound(pairs, draws, modelsOfDrawingRounds(models.map((ms) => [ms[0]])), k);
+    const single = pairCounts(clusterIds, firstFitStages);
     const corrected = (counts: typeof single, base: MetricValues, weight: PairCorrectionWeight) => pairPpiEstimate(counts, base, null, 0.9, weight);
     add("pair-ppi", nLabels, corrected(single, argmax, "full"));
     add("pair-ppi-tuned", nLabels, corrected(single, argmax, "tuned"));
@@ -261,7 +262,12 @@ for (let seed = from; seed <= to; seed++) {
       add(`blend-${members}-tuned-eg`, nLabels, { estimate: blendWith(corrected(countsE, base, "tuned").estimate.fmi) });
       const counts = pairCounts(clusterIds, stagesByRound(pairs, draws, modelsOfDrawingRounds(models), k));
       // the app's round: the ensemble's estimate, the intervals of the first fit's g around it
-      add(`ensemble-${members}, first fit's g (the app)`, nLabels, { estimate: base, interval: corrected(single, base, "full").interval });
+      // the metrics the pair counts do not cover (ACC, AP) get the point as their interval, as pairPpiEstimate(..., null) gives them
+      const points = {} as Record<MetricKey, Interval>;
+      for (const m of METRIC_KEYS) points[m] = [base[m], base[m]];
+      const pointReport: IntervalReport = { interval: { [clustering]: points }, pBest: {} as IntervalReport["pBest"], draws: 0, level: 0.9 };
+      const appInterval = pairCountIntervals(pointReport, { [clustering]: base }, problem.clusterings, firstFitStages).interval[clustering];
+      add(`ensemble-${members}, first fit's g (the app)`, nLabels, { estimate: base, interval: appInterval });
       add(`ensemble-${members}-ppi`, nLabels, corrected(counts, base, "full"));
       add(`ensemble-${members}-ppi-tuned`, nLabels, corrected(counts, base, "tuned"));
     }

@@ -1,8 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { ari, contingency, fowlkesMallows, metricsFromTable } from "@/lib/metrics";
+import { ari, contingency, fowlkesMallows, METRIC_KEYS, metricsFromTable, type MetricKey } from "@/lib/metrics";
+import type { IntervalReport } from "../method/intervals";
 import { Random } from "../../random/named-streams";
 import { drawPairs, drawUniformPairs, pairKey, recordPairDraws, recordPairGroups } from "./pair-designs";
-import { modelsOfDrawingRounds, normalQuantile, pairCountMetrics, pairCounts, pairPpiEstimate, stagesByRound, type PairStage } from "./pair-count-ppi";
+import {
+  drawingModelsInformative,
+  modelsOfDrawingRounds,
+  normalQuantile,
+  pairCountIntervals,
+  pairCountMetrics,
+  pairCounts,
+  pairPpiEstimate,
+  stagesByRound,
+  type PairStage,
+} from "./pair-count-ppi";
 
 const n = 40;
 const k = 4;
@@ -235,5 +246,35 @@ describe("pairPpiEstimate", () => {
     }
     expect(held / reps).toBeGreaterThan(0.84);
     expect(held / reps).toBeLessThan(0.97);
+  });
+});
+
+describe("pairCountIntervals", () => {
+  const argmaxLabels = Int32Array.from({ length: n }, (_, i) => (i % 7 === 0 ? (truth[i] + 1) % k : truth[i]));
+  const estimate = { c: metricsFromTable(contingency(argmaxLabels, clusters)) };
+  const wide = Object.fromEntries(METRIC_KEYS.map((m) => [m, [0, 1] as [number, number]])) as Record<MetricKey, [number, number]>;
+  const report: IntervalReport = { interval: { c: wide }, pBest: {} as IntervalReport["pBest"], draws: 20, level: 0.9 };
+  const clusterings = [{ name: "c", assignments: clusters, k: 3 }];
+  // items of one class never share a cluster id of this model (class c is i = c + 4t, its id t mod 4)
+  const knowsNothing = Float32Array.from({ length: n * k }, (_, x) => (x % k === Math.floor(Math.floor(x / k) / 4) % k ? 1 : 0));
+
+  it("reads whether the drawing models predict the answers better than chance", () => {
+    expect(drawingModelsInformative(stages(new Random(8), 200, predictions(0.6)))).toBe(true);
+    expect(drawingModelsInformative(stages(new Random(8), 200, knowsNothing))).toBe(false);
+    // no stage with a model: nothing to read
+    expect(drawingModelsInformative(stages(new Random(8), 200, null))).toBeNull();
+  });
+
+  it("give NMI, AMI and V-measure their whole range where the models know nothing, and keep ARI's and FMI's", () => {
+    const informed = stages(new Random(9), 200, predictions(0.6));
+    const counted = (s: PairStage[]) => pairPpiEstimate(pairCounts(clusters, s), estimate.c, wide, 0.9).interval;
+    expect(pairCountIntervals(report, estimate, clusterings, informed).interval.c).toEqual(counted(informed));
+    expect(counted(informed).nmi).not.toEqual([0, 1]);
+    const blind = stages(new Random(9), 200, knowsNothing);
+    const interval = pairCountIntervals(report, estimate, clusterings, blind).interval.c;
+    expect(interval.nmi).toEqual([0, 1]);
+    expect(interval.vMeasure).toEqual([0, 1]);
+    expect(interval.ami).toEqual([-1, 1]);
+    for (const key of ["ari", "fmi"] as const) expect(interval[key]).toEqual(counted(blind)[key]);
   });
 });
