@@ -395,8 +395,9 @@ const SHIFTED_BY_FMI: readonly MetricKey[] = ["nmi", "ami", "vMeasure"];
 /**
  * A pairwise round's intervals with the pair counts' (pairPpiEstimate's, around the argmax estimate
  * it keeps) for NMI, AMI, V-measure, ARI and FMI of every clustering; ACC, AP and pBest stay the
- * bootstrap's (`report`). Where the drawing models predict the answers no better than chance
- * (drawingModelsInformative false), NMI, AMI and V-measure get their whole range: their interval
+ * bootstrap's (`report`). Until the drawing models have predicted the answers better than chance
+ * (drawingModelsInformative not true: false, or no stage to judge them by yet, as in round 0),
+ * NMI, AMI and V-measure get their whole range: their interval
  * shifts argmax's value by the FMI correction, and a model that knows nothing leaves an FMI gap
  * that says nothing about theirs (issue #25: weak-text, 30 classes, the models' r about 0.01, the
  * NMI interval held the truth in 38% of rounds). ARI's and FMI's, the counts' own, stay.
