@@ -249,20 +249,19 @@ for (let seed = from; seed <= to; seed++) {
       const consensus = tableEstimate(alignedMean(models[r]), argmaxEstimator);
       add(`consensus-${members}`, nLabels, { estimate: consensus });
       const base = meanMetrics(argmaxes);
-      const fmiPpi = corrected(single, base, "full").estimate.fmi;
-      const span = consensus.fmi - base.fmi;
-      const w = Math.abs(span) > 1e-9 ? Math.min(1, Math.max(0, (fmiPpi - base.fmi) / span)) : 0;
-      add(`blend-${members}`, nLabels, { estimate: Object.fromEntries(METRIC_KEYS.map((m) => [m, base[m] + w * (consensus[m] - base[m])])) as MetricValues });
-      const blendWith = (fmi: number) => {
-        const wt = Math.abs(span) > 1e-9 ? Math.min(1, Math.max(0, (fmi - base.fmi) / span)) : 0;
-        return Object.fromEntries(METRIC_KEYS.map((m) => [m, base[m] + wt * (consensus[m] - base[m])])) as MetricValues;
-      };
-      add(`blend-${members}-tuned`, nLabels, { estimate: blendWith(corrected(single, base, "tuned").estimate.fmi) });
-      const countsE = pairCounts(clusterIds, stagesByRound(pairs, draws, modelsOfDrawingRounds(models), k));
-      add(`blend-${members}-tuned-eg`, nLabels, { estimate: blendWith(corrected(countsE, base, "tuned").estimate.fmi) });
+      // g: the fits' mean same-probability
       const counts = pairCounts(clusterIds, stagesByRound(pairs, draws, modelsOfDrawingRounds(models), k));
-      // the app's round: the ensemble's estimate, the intervals of the first fit's g around it
-      // the metrics the pair counts do not cover (ACC, AP) get the point as their interval, as pairPpiEstimate(..., null) gives them
+      // the ensemble moved toward the consensus by the share that brings its FMI to `fmi`
+      const span = consensus.fmi - base.fmi;
+      const blendWith = (fmi: number) => {
+        const w = Math.abs(span) > 1e-9 ? Math.min(1, Math.max(0, (fmi - base.fmi) / span)) : 0;
+        return Object.fromEntries(METRIC_KEYS.map((m) => [m, base[m] + w * (consensus[m] - base[m])])) as MetricValues;
+      };
+      add(`blend-${members}`, nLabels, { estimate: blendWith(corrected(single, base, "full").estimate.fmi) });
+      add(`blend-${members}-tuned`, nLabels, { estimate: blendWith(corrected(single, base, "tuned").estimate.fmi) });
+      add(`blend-${members}-tuned-eg`, nLabels, { estimate: blendWith(corrected(counts, base, "tuned").estimate.fmi) });
+      // the app's round: the ensemble's estimate, the intervals of the first fit's g around it; the
+      // metrics the pair counts do not cover (ACC, AP) get the point as their interval, as pairPpiEstimate(..., null) gives them
       const points = {} as Record<MetricKey, Interval>;
       for (const m of METRIC_KEYS) points[m] = [base[m], base[m]];
       const pointReport: IntervalReport = { interval: { [clustering]: points }, pBest: {} as IntervalReport["pBest"], draws: 0, level: 0.9 };
