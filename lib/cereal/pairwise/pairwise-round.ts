@@ -229,7 +229,7 @@ function byMetric<T>(clusterings: readonly string[], f: (c: string, k: MetricKey
 }
 
 /** each metric's mean over the fits' estimates, per clustering */
-export function meanEstimate(estimates: readonly Record<string, MetricValues>[]): Record<string, MetricValues> {
+function meanEstimate(estimates: readonly Record<string, MetricValues>[]): Record<string, MetricValues> {
   return byMetric(Object.keys(estimates[0]), (c, k) => estimates.reduce((sum, e) => sum + e[c][k], 0) / estimates.length);
 }
 
