@@ -251,6 +251,9 @@ test("the pairwise demo is labeled to the end of its seed stage", async ({ page 
   await expect.poll(async () => (await snapshot(page, id)).lastRound?.index, { timeout: 60_000 }).toBe(0);
   // Leaving gives the prefetched items of the next stage back at once.
   await page.goto("/projects");
+  // round 0's NMI interval is the whole range, and the dashboard says why
+  await page.goto(`/projects/${id}/dashboard`);
+  await expect(page.getByTestId("pairwise-intervals-note")).toContainText("No model has drawn answered pairs yet");
 });
 
 test("two annotators label one stage at once; together they cover it with no task twice", async ({ page, browser }) => {

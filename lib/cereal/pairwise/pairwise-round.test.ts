@@ -119,7 +119,10 @@ describe("runPairwiseRound", () => {
     const options = { strategy: "all" as const, batch: 0, seed: 2, intervals: { draws: 20 } };
     const random = await runPairwiseRound(state, surrogate, { ...options, design: "random" });
     // the same bootstrap, which a state without stage models keeps
-    const bootstrap = (await runPairwiseRound(answered, surrogate, { ...options, design: "random" })).intervals!;
+    const withoutStageModels = await runPairwiseRound(answered, surrogate, { ...options, design: "random" });
+    const bootstrap = withoutStageModels.intervals!;
+    // the drawing model predicted stage 1's answers: NMI keeps the counts' interval; without stage models nothing was judged
+    expect([random.uninformed, withoutStageModels.uninformed]).toEqual([false, null]);
     // the intervals follow the draw records, not the design that draws next
     expect((await runPairwiseRound(state, surrogate, { ...options, design: "uncertain" })).intervals).toEqual(random.intervals);
     const counts = pairCounts(problem.clusterings[0].assignments, stagesByRound(state.pairs, state.draws, stageModels, 6, state.stageResponse));
@@ -158,6 +161,17 @@ describe("runPairwiseRound", () => {
     const sameShare = uniform.filter((p) => labels[p.row] === labels[p.rowB]).length / uniform.length;
     expect(sameShare).toBeGreaterThan(0);
     expect(result.pairAccuracy).toBeCloseTo(sameShare, 12);
+    // one cluster says "same" to every pair, which tells nothing: with intervals, NMI's span its whole range and the round says so
+    const withIntervals = await runPairwiseRound({ ...answered, stageModels: new Map([[1, [oneCluster]]]) }, truthSurrogate(labels), {
+      design: "random",
+      strategy: "all",
+      batch: 0,
+      seed: 2,
+      members: 1,
+      intervals: { draws: 20 },
+    });
+    expect(withIntervals.uninformed).toBe(true);
+    expect(withIntervals.intervals!.interval.c.nmi).toEqual([0, 1]);
   });
 
   it("several fits: the estimate is the mean of theirs, the intervals hold it, progress runs over all of them", async () => {

@@ -10,7 +10,7 @@ import { METRIC_KEYS, type MetricKey, type MetricValues } from "@/lib/metrics";
 import { argmaxEstimator, estimateMetrics, pseudoLabel } from "../method/estimators";
 import { bootstrapIntervals, type Interval, type IntervalReport } from "../method/intervals";
 import { drawPairs, isUniformPairDraw, pairKey, recordPairGroups, type PairDesign, type PairDesignOptions, type PairDrawRecord } from "./pair-designs";
-import { pairCountIntervals, stagesByRound } from "./pair-count-ppi";
+import { drawingModelsInformative, pairCountIntervals, stagesByRound } from "./pair-count-ppi";
 import { holdOutPairs, pairAccuracy, pairedRows, pairwiseEstimatorInput, type PseudoLabelStrategy } from "./pairwise-estimate";
 import type { LabeledPairs, PairwiseFitReport, PairwiseSurrogate } from "./pair-surrogate";
 import type { CerealProblem } from "../method/problem";
@@ -92,6 +92,8 @@ export interface PairwiseRoundResult {
   /** estimate[clustering][metric]; empty when no pair is answered yet */
   readonly estimate: Record<string, MetricValues>;
   readonly intervals: IntervalReport | null;
+  /** EstimatedPairwiseRound.uninformed */
+  readonly uninformed: boolean | null;
   readonly fit: PairwiseFitReport | null;
   /** p(.|x) of every row 0..n-1, [n x numOutputs]; null without answered pairs */
   readonly proba: Float32Array | null;
@@ -142,6 +144,13 @@ export interface EstimatedPairwiseRound {
   readonly estimate: Record<string, MetricValues>;
   readonly intervals: IntervalReport | null;
   readonly estimatedRows: Int32Array;
+  /**
+   * true: the models that drew the answered stages have not been shown to predict their answers
+   * better than chance (drawingModelsInformative not true; always so in round 0), so the NMI, AMI
+   * and V-measure intervals span their whole range; null where the pair counts did not set the
+   * intervals (none asked, or no stage models)
+   */
+  readonly uninformed: boolean | null;
 }
 
 /**
@@ -209,18 +218,21 @@ function newestStageAccuracy(state: PairwiseState, k: number): number | null {
  */
 export function estimatePairwiseRound(state: PairwiseState, fitted: FittedPairwiseRound, options: PairwiseRoundOptions): EstimatedPairwiseRound {
   const { problem, pairs, round } = state;
-  if (!fitted.proba) return { estimate: {}, intervals: null, estimatedRows: new Int32Array(0) };
+  if (!fitted.proba) return { estimate: {}, intervals: null, estimatedRows: new Int32Array(0), uninformed: null };
   const input = estimatorInput(state, fitted.proba, fitted.numOutputs, options);
   const estimate = meanEstimate([estimateMetrics(input, problem.clusterings, argmaxEstimator), ...fitted.memberEstimates]);
   const bootstrap =
     options.intervals === false
       ? null
       : bootstrapIntervals(input, problem.clusterings, argmaxEstimator, { ...options.intervals, seed: deriveSeed(options.seed, "intervals", round) });
-  const intervals =
-    bootstrap && state.stageModels
-      ? pairCountIntervals(bootstrap, estimate, problem.clusterings, stagesByRound(pairs, state.draws, state.stageModels, fitted.numOutputs, state.stageResponse))
-      : bootstrap;
-  return { estimate, intervals: intervals && holding(intervals, estimate), estimatedRows: input.unlabeled };
+  const stages = bootstrap && state.stageModels ? stagesByRound(pairs, state.draws, state.stageModels, fitted.numOutputs, state.stageResponse) : null;
+  const intervals = bootstrap && stages ? pairCountIntervals(bootstrap, estimate, problem.clusterings, stages) : bootstrap;
+  return {
+    estimate,
+    intervals: intervals && holding(intervals, estimate),
+    estimatedRows: input.unlabeled,
+    uninformed: stages && drawingModelsInformative(stages) !== true,
+  };
 }
 
 /** per clustering, f of each metric */

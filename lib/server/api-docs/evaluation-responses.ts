@@ -41,8 +41,16 @@ export const roundsResponse = z.strictObject({
       backend: z.string().nullable(),
       maskRate: z.number().nullable(),
       estimator: z.string().nullable(),
-      surrogateAccuracy: z.number().nullable(),
-      surrogateWeak: z.boolean().nullable(),
+      surrogateAccuracy: z
+        .number()
+        .nullable()
+        .describe("the earlier rounds' models on the labels they never saw: clusterwise, the share of items right; pairwise, the share of the newest stage's uniform pairs whose answer its drawing model predicted"),
+      surrogateWeak: z
+        .boolean()
+        .nullable()
+        .describe(
+          "clusterwise: earlier rounds' models got under 60% of the newly labeled items right; pairwise: the models that drew the answered pairs are not shown to predict their answers better than chance (always so in round 0), so the NMI, AMI and V-measure intervals span their whole range",
+        ),
       surrogateEce: z.number().nullable(),
       trainSeconds: z.number().nullable(),
       roundSeconds: z.number().nullable(),

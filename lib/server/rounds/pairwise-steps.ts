@@ -91,7 +91,13 @@ class PairwiseSteps implements RoundSteps {
     const files = result.proba ? await writeRoundFiles(project, state.round, { results: perItemResults(project.n, result), pairProba: result.proba }) : null;
     await completeRound(project, state.round, result, {
       ...timing,
-      measured: { surrogateAccuracy: result.pairAccuracy, resultsFile: files?.resultsFile ?? null, probaFile: files?.probaFile ?? null },
+      measured: {
+        surrogateAccuracy: result.pairAccuracy,
+        // weak: the drawing models are not shown to predict their stages' answers (NMI's interval is its whole range)
+        surrogateWeak: result.uninformed,
+        resultsFile: files?.resultsFile ?? null,
+        probaFile: files?.probaFile ?? null,
+      },
     });
     return { pairwise: true, nLabels: result.nLabels, next: result.next.length, pairAccuracy: result.pairAccuracy };
   }

@@ -202,7 +202,7 @@ export function Dashboard({ project }: { project: DashboardProject }) {
       <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
         <section className="rounded-xl border border-slate-200 bg-white pb-2" aria-label="Rounds">
           <h2 className="px-4 pb-2 pt-3 text-sm font-semibold">Rounds</h2>
-          <RoundsPanel projectId={project.id} snapshot={snapshot} rounds={rounds ?? []} stepsPerSecond={stepsPerSecond} metric={metric} onChanged={refreshRounds} />
+          <RoundsPanel projectId={project.id} snapshot={snapshot} rounds={rounds ?? []} stepsPerSecond={stepsPerSecond} metric={metric} pairwise={project.mode === "pairwise"} onChanged={refreshRounds} />
         </section>
         <section className="rounded-xl border border-slate-200 bg-white" aria-label="Contingency">
           <div className="flex items-center gap-2 px-4 pb-2 pt-3">

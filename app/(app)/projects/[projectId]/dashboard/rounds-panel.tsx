@@ -23,6 +23,7 @@ export function RoundsPanel({
   rounds,
   stepsPerSecond,
   metric,
+  pairwise,
   onChanged,
 }: {
   projectId: string;
@@ -30,6 +31,8 @@ export function RoundsPanel({
   rounds: RoundRow[];
   stepsPerSecond: number | null;
   metric: MetricKey;
+  /** a pairwise project: its rounds' surrogateWeak reads the pair answers (pairwise-steps.ts) */
+  pairwise: boolean;
   onChanged: () => void;
 }) {
   const [busy, setBusy] = useState<string | null>(null);
@@ -105,7 +108,8 @@ export function RoundsPanel({
             .
           </p>
         )}
-        {latest?.surrogateWeak && (
+        {pairwise && latest && <PairwiseIntervalsNote latest={latest} />}
+        {!pairwise && latest?.surrogateWeak && (
           <p className="mt-1 rounded bg-amber-50 px-2 py-1 text-xs text-amber-800" role="status" data-testid="surrogate-weak">
             The surrogate is weak: earlier rounds&apos; models got under 60% of the newly labeled items right. Pseudo-labels are
             unreliable here; the guarded and ppi estimators rely on the labels instead (guarded also corrects their small-sample
@@ -173,5 +177,22 @@ export function RoundsPanel({
         </table>
       </div>
     </div>
+  );
+}
+
+/**
+ * Why a pairwise round's NMI, AMI and V-measure intervals span their whole range
+ * (pair-count-ppi.ts pairCountIntervals): the models that drew the answered pairs have not been
+ * shown to predict their answers, as in round 0, where none has drawn any yet.
+ */
+function PairwiseIntervalsNote({ latest }: { latest: RoundRow }) {
+  if (!latest.surrogateWeak) return null;
+  return (
+    <p className="mt-1 rounded bg-amber-50 px-2 py-1 text-xs text-amber-800" role="status" data-testid="pairwise-intervals-note">
+      {latest.index === 0
+        ? "No model has drawn answered pairs yet, so none can be judged on answers it never saw."
+        : "The surrogate is not yet shown to predict the pair answers: the models that drew the answered pairs did no better than chance on them, or too few of their uniform pairs are answered to tell (one-sided test at 5%)."}{" "}
+      Until it does, the NMI, AMI and V-measure intervals span their whole range; the ARI and FMI intervals come from the answered pairs themselves.
+    </p>
   );
 }
