@@ -15,7 +15,7 @@ import { Random } from "../../random/named-streams";
 import type { StopRuleOptions } from "../method/stop-rule";
 import { metricMap, summarise, trueMetrics, type RoundRecord, type SimulationSummary } from "./simulate";
 import { stopRecorder } from "./stop-records";
-import { pairCounts, pairPpiEstimate, stagesByRound } from "../pairwise/pair-count-ppi";
+import { drawingModelsInformative, pairCounts, pairPpiEstimate, stagesByRound, withoutFmiShift } from "../pairwise/pair-count-ppi";
 import type { Interval, IntervalReport } from "../method/intervals";
 
 export interface PairwiseSimulateOptions {
@@ -182,7 +182,8 @@ export async function simulatePairwise(
 /**
  * argmax and pair-ppi estimates of a round, with their intervals. pair-ppi's come from
  * pairPpiEstimate even without bootstrap intervals (then ACC and AP, which it does not correct,
- * get the point as their interval).
+ * get the point as their interval), with the app's rule: NMI, AMI and V-measure span their whole
+ * range until the drawing models are shown informative (pairCountIntervals).
  */
 function pairPpiRecords(
   problem: CerealProblem,
@@ -204,11 +205,12 @@ function pairPpiRecords(
     absErr: Object.fromEntries(problem.clusterings.map((c) => [c.name, metricMap((m) => Math.abs(values[c.name][m] - truth[c.name][m]))])),
   });
   const names = problem.clusterings.map((c) => c.name);
+  const informed = drawingModelsInformative(stages) === true;
   return {
     argmax: record(estimate, intervals?.interval ?? null),
     "pair-ppi": record(
       Object.fromEntries(names.map((name) => [name, corrected[name].estimate])),
-      Object.fromEntries(names.map((name) => [name, corrected[name].interval])),
+      Object.fromEntries(names.map((name) => [name, informed ? corrected[name].interval : withoutFmiShift(corrected[name].interval)])),
     ),
   };
 }

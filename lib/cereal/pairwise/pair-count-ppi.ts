@@ -393,6 +393,17 @@ export function drawingModelsInformative(stages: readonly PairStage[]): boolean 
 const SHIFTED_BY_FMI: readonly MetricKey[] = ["nmi", "ami", "vMeasure"];
 
 /**
+ * A clustering's pair-count intervals as they stand when the drawing models are not shown
+ * informative (drawingModelsInformative not true): NMI, AMI and V-measure get their whole range,
+ * the others are kept.
+ */
+export function withoutFmiShift(interval: Record<MetricKey, Interval>): Record<MetricKey, Interval> {
+  const kept = { ...interval };
+  for (const key of SHIFTED_BY_FMI) kept[key] = [...METRIC_RANGE[key]];
+  return kept;
+}
+
+/**
  * A pairwise round's intervals with the pair counts' (pairPpiEstimate's, around the argmax estimate
  * it keeps) for NMI, AMI, V-measure, ARI and FMI of every clustering; ACC, AP and pBest stay the
  * bootstrap's (`report`). Until the drawing models have predicted the answers better than chance
@@ -412,8 +423,7 @@ export function pairCountIntervals(
   const interval = Object.fromEntries(
     clusterings.map((c) => {
       const counted = pairPpiEstimate(pairCounts(c.assignments, stages), estimate[c.name], report.interval[c.name], report.level).interval;
-      if (uninformed) for (const key of SHIFTED_BY_FMI) counted[key] = [...METRIC_RANGE[key]];
-      return [c.name, counted];
+      return [c.name, uninformed ? withoutFmiShift(counted) : counted];
     }),
   );
   return { ...report, interval };

@@ -290,16 +290,8 @@ describe("simulatePairwise", () => {
 
   it("records pair-ppi beside argmax with its intervals, also without bootstrap intervals", async () => {
     const { problem, labels } = blobs();
-    const result = await simulatePairwise(problem, labels, createPairComponentsSurrogateFactory(), {
-      design: "random",
-      strategy: "all",
-      seed: 3,
-      batch: 30,
-      budget: 120,
-      intervals: false,
-      timings: false,
-      pairPpi: true,
-    });
+    const options = { design: "random", strategy: "all", seed: 3, batch: 30, budget: 120, intervals: false, timings: false, pairPpi: true } as const;
+    const result = await simulatePairwise(problem, labels, createPairComponentsSurrogateFactory(), options);
     for (const round of result.rounds) {
       const argmax = round.byEstimator!.argmax;
       const ppi = round.byEstimator!["pair-ppi"];
@@ -313,5 +305,13 @@ describe("simulatePairwise", () => {
     }
     expect(result.summary.byEstimator["pair-ppi"].intervalCoverage).not.toBeNull();
     expect(result.summary.byEstimator.argmax.intervalCoverage).toBeNull();
+    // the app's rule: NMI's interval is its whole range until the drawing models are shown informative
+    // (round 0: no model has drawn a stage), ARI's is the counts' own throughout
+    const ppi = (r: (typeof result.rounds)[number]) => r.byEstimator!["pair-ppi"].interval!.c;
+    expect(ppi(result.rounds[0]).nmi).toEqual([0, 1]);
+    expect(ppi(result.rounds[0]).ari).not.toEqual([-1, 1]);
+    // a surrogate that knows the classes is shown informative once it has drawn a stage: the FMI-shifted interval
+    const knowing = await simulatePairwise(problem, labels, async () => truthSurrogate(labels), { ...options, seed: 3 });
+    expect(knowing.rounds.map((r) => ppi(r).nmi[1] - ppi(r).nmi[0] < 1)).toEqual([false, true, true, true]);
   });
 });
