@@ -85,12 +85,17 @@ const members = Number(arg("members", "1"));
  * The pairwise surrogate's trainings: its configuration and the share of answers held out of the
  * fit (PairwiseRoundOptions.holdOut). `mcl` is the app's; `mcl-paper` is the app's before the
  * cosine step size and training on every answer (issue #25: the paper's constant 0.01, 10% held
- * out), the base of the issue's ratios; `mcl-consistency` adds FixMatch's consistency term.
+ * out), the base of the issue's ratios; `mcl-consistency` adds FixMatch's consistency term;
+ * `mcl-s300` stops at 300 steps (half the app's); `mcl-bag` fits members m >= 1 on a bootstrap
+ * resample of the round's pairs (`bag`; member 0, the drawing model, on all of them, as the app's,
+ * so a copy of mcl's member-0 files saves its runs).
  */
-const SURROGATES: Record<string, { readonly config: PairwiseSurrogateConfig; readonly holdOut: number }> = {
+const SURROGATES: Record<string, { readonly config: PairwiseSurrogateConfig; readonly holdOut: number; readonly bag?: boolean }> = {
   mcl: { config: { model: "mlp" }, holdOut: 0 },
   "mcl-paper": { config: { model: "mlp", mcl: { schedule: "constant" } }, holdOut: 0.1 },
   "mcl-consistency": { config: { model: "mlp", mcl: { consistency: {} } }, holdOut: 0 },
+  "mcl-bag": { config: { model: "mlp" }, holdOut: 0, bag: true },
+  "mcl-s300": { config: { model: "mlp", mcl: { maxSteps: 300 } }, holdOut: 0 },
 };
 const surrogateName = arg("surrogate", "mcl");
 const surrogateConfig = SURROGATES[surrogateName]?.config;
@@ -177,7 +182,13 @@ async function refit(seed: number, m: number): Promise<void> {
   const probas: Float32Array[] = [];
   try {
     for (let r = 0; r < c.rounds; r++) {
-      const state: PairwiseState = { problem, pairs: pairsUpTo(c, r).pairs, draws: [], round: r };
+      let { pairs } = pairsUpTo(c, r);
+      if (SURROGATES[surrogateName].bag) {
+        const random = Random.from(seed, "bag", m, r);
+        const pick = Int32Array.from(pairs.a, () => random.int(pairs.a.length));
+        pairs = { a: Int32Array.from(pick, (i) => pairs.a[i]), b: Int32Array.from(pick, (i) => pairs.b[i]), same: Uint8Array.from(pick, (i) => pairs.same[i]) };
+      }
+      const state: PairwiseState = { problem, pairs, draws: [], round: r };
       const fitted = await fitPairwiseRound(state, surrogate, { design: "random", strategy: "all", batch: 0, seed: deriveSeed(seed, "ensemble", m), holdOut, members: 1, intervals: false });
       probas.push(fitted.proba!);
     }
