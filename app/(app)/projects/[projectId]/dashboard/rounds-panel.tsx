@@ -99,7 +99,7 @@ export function RoundsPanel({
         {latest?.estimator && (
           <p className="mt-1 text-xs text-slate-500" data-testid="round-estimator">
             Estimates from the {latest.estimator} estimator
-            {latest.surrogateAccuracy != null ? `; surrogate ${Math.round(latest.surrogateAccuracy * 100)}% right on new labels` : ""}
+            {latest.surrogateAccuracy != null ? `; surrogate ${Math.round(latest.surrogateAccuracy * 100)}% right on new ${pairwise ? "pair answers" : "labels"}` : ""}
             {latest.surrogateEce != null && (
               <span title="Expected calibration error (10 bins) of the model that drew the newest stage, measured on that stage: how far its confidence is from its accuracy. 0 is calibrated.">
                 , calibration error {latest.surrogateEce.toFixed(2)}
