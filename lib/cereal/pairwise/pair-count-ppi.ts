@@ -412,14 +412,15 @@ export function withoutFmiShift(interval: Record<MetricKey, Interval>): Record<M
  * shifts argmax's value by the FMI correction, and a model that knows nothing leaves an FMI gap
  * that says nothing about theirs (issue #25: weak-text, 30 classes, the models' r about 0.01, the
  * NMI interval held the truth in 38% of rounds). ARI's and FMI's, the counts' own, stay.
+ * `uninformed` is that verdict, computed from the stages unless the caller already has it.
  */
 export function pairCountIntervals(
   report: IntervalReport,
   estimate: Record<string, MetricValues>,
   clusterings: readonly TestClustering[],
   stages: readonly PairStage[],
+  uninformed = drawingModelsInformative(stages) !== true,
 ): IntervalReport {
-  const uninformed = drawingModelsInformative(stages) !== true;
   const interval = Object.fromEntries(
     clusterings.map((c) => {
       const counted = pairPpiEstimate(pairCounts(c.assignments, stages), estimate[c.name], report.interval[c.name], report.level).interval;

@@ -226,13 +226,9 @@ export function estimatePairwiseRound(state: PairwiseState, fitted: FittedPairwi
       ? null
       : bootstrapIntervals(input, problem.clusterings, argmaxEstimator, { ...options.intervals, seed: deriveSeed(options.seed, "intervals", round) });
   const stages = bootstrap && state.stageModels ? stagesByRound(pairs, state.draws, state.stageModels, fitted.numOutputs, state.stageResponse) : null;
-  const intervals = bootstrap && stages ? pairCountIntervals(bootstrap, estimate, problem.clusterings, stages) : bootstrap;
-  return {
-    estimate,
-    intervals: intervals && holding(intervals, estimate),
-    estimatedRows: input.unlabeled,
-    uninformed: stages && drawingModelsInformative(stages) !== true,
-  };
+  const uninformed = stages && drawingModelsInformative(stages) !== true;
+  const intervals = bootstrap && stages ? pairCountIntervals(bootstrap, estimate, problem.clusterings, stages, uninformed === true) : bootstrap;
+  return { estimate, intervals: intervals && holding(intervals, estimate), estimatedRows: input.unlabeled, uninformed };
 }
 
 /** per clustering, f of each metric */
