@@ -165,7 +165,7 @@ export function RoundsPanel({
                       type="button"
                       onClick={() => act(r.index, "retry")}
                       disabled={busy !== null}
-                      className="rounded bg-rose-600 px-2 py-0.5 font-medium text-white hover:bg-rose-500 disabled:opacity-50"
+                      className="rounded bg-rose-600 px-2 py-0.5 font-medium text-white hover:bg-rose-700 disabled:opacity-50"
                     >
                       Retry
                     </button>

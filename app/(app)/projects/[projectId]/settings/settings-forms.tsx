@@ -374,7 +374,7 @@ export function DeleteProject({ projectId, name }: { projectId: string; name: st
       </p>
       <div className="mt-4 flex gap-3">
         <input aria-label="Project name to confirm" value={typed} onChange={(e) => setTyped(e.target.value)} className={`${INPUT_CLASS} mt-0 max-w-sm`} />
-        <button type="submit" disabled={busy || typed.trim() !== name.trim()} className="rounded-md bg-red-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-red-500 disabled:opacity-50">
+        <button type="submit" disabled={busy || typed.trim() !== name.trim()} className="rounded-md bg-red-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-red-700 disabled:opacity-50">
           {busy ? "Deleting…" : "Delete project"}
         </button>
       </div>
