@@ -12,7 +12,9 @@
  * Runs made with `--record-predictions` also replay the readings of the soft table's bias from the
  * out-of-sample residuals (soft-residual.ts) per clustering: the table-space reading above X, or the
  * NMI-projected residual's z above Z (the soft table reads low), in any window so far: the soft
- * table's rounds then report ppi. `--bundles DIR,DIR` names the bundles' folders (labels, clusterings).
+ * table's rounds then report ppi. Runs made with `--compare soft,ppi` (and intervals) also replay a guard that
+ * reports ppi where the soft and ppi NMI are more than Z of ppi's standard errors apart (read off ppi's recorded
+ * 90% interval), in this round or, kept, in any round so far. `--bundles DIR,DIR` names the bundles' folders (labels, clusterings).
  *
  *   node --import tsx bench/guard-replay.ts [--bundles DIR,DIR] RUN.json [RUN.json ...]   (Random's runs among them)
  */
@@ -60,12 +62,16 @@ const isRandom = (r: RunFile) => r.config.acquisition === "random" && r.config.d
 const key = (r: RunFile) => `${r.bundle}|${r.config.seed}`;
 const randoms = new Map(runs.filter(isRandom).map((r) => [key(r), r]));
 
-/** which recorded estimator a round reports, given the rounds before it */
-type Pick = (round: RoundRecord, earlier: readonly RoundRecord[], clustering: string, run: RunFile) => string;
+/** which recorded estimator a round reports, given the rounds before it, or the NMI it reports */
+type Pick = (round: RoundRecord, earlier: readonly RoundRecord[], clustering: string, run: RunFile) => string | number;
 function aecOf(run: RunFile, budget: number, pick: Pick): number {
   const rounds = run.rounds.filter((r) => r.nLabels <= budget);
   const clusterings = run.config.clusterings as string[];
-  const curve = (c: string) => rounds.map((r, i) => ({ nLabels: r.nLabels, absErr: Math.abs(r.byEstimator![pick(r, rounds.slice(0, i), c, run)].estimate[c].nmi - r.true[c].nmi) }));
+  const nmi = (r: RoundRecord, i: number, c: string) => {
+    const picked = pick(r, rounds.slice(0, i), c, run);
+    return typeof picked === "number" ? picked : r.byEstimator![picked].estimate[c].nmi;
+  };
+  const curve = (c: string) => rounds.map((r, i) => ({ nLabels: r.nLabels, absErr: Math.abs(nmi(r, i, c) - r.true[c].nmi) }));
   return clusterings.reduce((a, c) => a + aec(curve(c), 1000), 0) / clusterings.length;
 }
 /** the round's latest calibration window read overconfident (each round records its latest window; the guard reads every window so far) */
@@ -100,6 +106,65 @@ const residualGuard =
       : "soft";
   };
 
+/** the ppi table's NMI standard error in a round, read off its recorded 90% interval (null without one) */
+const ppiSe = (r: RoundRecord, c: string) => {
+  const interval = r.byEstimator?.ppi?.interval?.[c]?.nmi;
+  return interval ? (interval[1] - interval[0]) / (2 * 1.645) : null;
+};
+/** the soft and ppi NMI of a round are further apart than z of ppi's standard errors */
+const gapFires = (r: RoundRecord, c: string, z: number) => {
+  const s = ppiSe(r, c);
+  const soft = r.byEstimator?.soft?.estimate[c]?.nmi;
+  const ppi = r.byEstimator?.ppi?.estimate[c]?.nmi;
+  return s !== null && soft !== undefined && ppi !== undefined && Math.abs(soft - ppi) > z * s;
+};
+/** the recorded guard (the run's code), and where it reported the soft table, ppi when the soft-ppi gap exceeds z
+ * standard errors (this round only, or `sticky`: in any round so far); needs runs of `--recommended --compare soft,ppi` */
+const gapGuard =
+  (z: number, sticky: boolean): Pick =>
+  (r, earlier, c) => {
+    // the guard the run was made with: where it reported the soft table, the gap may move it to ppi
+    if (r.byEstimator!.guarded.estimate[c].nmi !== r.byEstimator!.soft.estimate[c].nmi) return "guarded";
+    return gapFires(r, c, z) || (sticky && earlier.some((e) => gapFires(e, c, z))) ? "ppi" : "soft";
+  };
+
+/** the recorded guard, but its overconfident branch (ppi where the surrogate is neither weak nor diffuse) keeps the soft
+ * table unless the soft-ppi gap exceeds z standard errors in this round */
+const overconfidentNeedsGap =
+  (z: number): Pick =>
+  (r, _earlier, c) => {
+    const b = r.byEstimator!;
+    const overconfidentBranch = !r.surrogateHealth?.weak && !r.surrogateHealth?.diffuse && b.guarded.estimate[c].nmi !== b.soft.estimate[c].nmi;
+    return !overconfidentBranch ? "guarded" : gapFires(r, c, z) ? "ppi" : "soft";
+  };
+
+/** where the recorded guard reports the soft table or its overconfident branch, the soft NMI moved towards ppi's by
+ * w = max(0, 1 - k se^2 / D^2) (D the soft-ppi gap, se ppi's standard error): a shrinkage that trusts the gap once it is
+ * larger than ppi's own noise (the estimated squared bias D^2 - se^2 over D^2, at k = 1) */
+const shrinkTowardsPpi =
+  (k: number): Pick =>
+  (r, _earlier, c) => {
+    const b = r.byEstimator!;
+    const soft = b.soft.estimate[c].nmi;
+    const ppi = b.ppi.estimate[c].nmi;
+    const guarded = b.guarded.estimate[c].nmi;
+    if (guarded !== soft && (r.surrogateHealth?.weak || r.surrogateHealth?.diffuse)) return "guarded";
+    const s = ppiSe(r, c) ?? 0;
+    const d2 = (soft - ppi) ** 2;
+    const w = d2 > 0 ? Math.max(0, 1 - (k * s * s) / d2) : 0;
+    return soft + w * (ppi - soft);
+  };
+
+/** the recorded guard until the labels number `perCell` per cell of the table (classes x clusters), then ppi */
+const ppiOncePerCell =
+  (perCell: number): Pick =>
+  (r, _earlier, c, run) => {
+    const bundle = bundles.get(run.bundle);
+    const k = bundle?.clusterings.find((x) => x.name === c)?.k;
+    if (!bundle || k === undefined) throw new Error(`--bundles must name ${run.bundle}'s folder for the labels-per-cell rule`);
+    return r.nLabels >= perCell * bundle.numClasses * k ? "ppi" : "guarded";
+  };
+
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const se = (xs: readonly number[]) => (xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length) : Number.NaN);
 const byBundle = new Map<string, RunFile[]>();
@@ -118,21 +183,35 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
   const recorded = Object.keys(group[0].rounds[0].byEstimator ?? {})
     .filter((name) => !name.startsWith("guarded"))
     .map((name): [string, Pick] => [name, () => name]);
-  const replayed = [
-    ...[null, 0.15, 0.2, 0.25, 0.3].map((gap): [string, Pick] => [`guard replayed, G = ${gap ?? "-"}`, guard(gap)]),
-    ...[0.15, 0.25].map((gap): [string, Pick] => [`guard replayed, G = ${gap}, latest window only`, guard(gap, false)]),
-    ...recorded
-      .map(([name]) => name)
-      .filter((name) => name.startsWith("ppi-") && name !== "ppi-hard")
-      .map((name): [string, Pick] => [`guard replayed, G = 0.25, ${name} when overconfident`, guard(0.25, true, name)]),
-    ...(group.every((r) => residualReadings.has(r))
-      ? [
-          ...[2, 2.5, 3, 4].map((x): [string, Pick] => [`guard G = 0.25 + table-space reading > ${x}`, residualGuard((g) => g.reading > x)]),
-          ...[2, 3].map((z): [string, Pick] => [`guard G = 0.25 + NMI-projected residual z > ${z}`, residualGuard((g) => g.nmiZ > z)]),
-        ]
-      : []),
-  ];
-  const before = group.map((r) => aecOf(r, budget, guard(null)));
+  // a run of `--recommended --compare soft,ppi` records its own guard's picks but not every table a replay picks from
+  const replayable = recorded.some(([name]) => name === "ppi-jackknife") && recorded.some(([name]) => name === "ppi-hard");
+  const replayed: [string, Pick][] = replayable
+    ? [
+        ...[null, 0.15, 0.2, 0.25, 0.3].map((gap): [string, Pick] => [`guard replayed, G = ${gap ?? "-"}`, guard(gap)]),
+        ...[0.15, 0.25].map((gap): [string, Pick] => [`guard replayed, G = ${gap}, latest window only`, guard(gap, false)]),
+        ...recorded
+          .map(([name]) => name)
+          .filter((name) => name.startsWith("ppi-") && name !== "ppi-hard")
+          .map((name): [string, Pick] => [`guard replayed, G = 0.25, ${name} when overconfident`, guard(0.25, true, name)]),
+      ]
+    : [["the recorded guard", () => "guarded"]];
+  if (group.every((r) => r.rounds.every((round) => round.byEstimator?.ppi?.interval && round.byEstimator?.soft && round.byEstimator?.guarded))) {
+    for (const z of [2, 3, 4])
+      replayed.push(
+        [`recorded guard + soft-ppi gap > ${z} ppi s.e.`, gapGuard(z, false)],
+        [`recorded guard + soft-ppi gap > ${z} ppi s.e., kept once read`, gapGuard(z, true)],
+        [`recorded guard, its overconfident branch only while the gap > ${z} ppi s.e.`, overconfidentNeedsGap(z)],
+      );
+    if (group.every((r) => bundles.has(r.bundle))) for (const t of [5, 10, 20, 40]) replayed.push([`recorded guard, ppi from ${t} labels per cell (classes x clusters) on`, ppiOncePerCell(t)]);
+    for (const k of [0.5, 1, 2, 4]) replayed.push([`soft shrunk towards ppi, w = max(0, 1 - ${k} se^2 / D^2)`, shrinkTowardsPpi(k)]);
+  }
+  if (group.every((r) => residualReadings.has(r)))
+    replayed.push(
+      ...[2, 2.5, 3, 4].map((x): [string, Pick] => [`guard G = 0.25 + table-space reading > ${x}`, residualGuard((g) => g.reading > x)]),
+      ...[2, 3].map((z): [string, Pick] => [`guard G = 0.25 + NMI-projected residual z > ${z}`, residualGuard((g) => g.nmiZ > z)]),
+    );
+  // the last column's reference: the guard before issue #23's over-confidence reading, or the run's own guard where it cannot be replayed
+  const before = group.map((r) => aecOf(r, budget, replayable ? guard(null) : () => "guarded"));
   for (const [name, pick] of [...recorded, ...replayed]) {
     const a = group.map((r) => aecOf(r, budget, pick));
     const d = a.map((v, i) => v - random[i]);

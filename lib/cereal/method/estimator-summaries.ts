@@ -31,7 +31,7 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   "ppi-labels": { estimate: "prediction-powered as ppi with no surrogate term (lambda = 0): the labels alone, weighted by how they were drawn, each cluster rescaled to its size.", interval: BOOTSTRAP },
   "ppi-jackknife": { estimate: "prediction-powered as ppi, with a jackknife correction of its small-sample bias (the guarded estimator's choice for a weak surrogate).", interval: BOOTSTRAP },
   guarded: {
-    estimate: `${GUARDED_ESTIMATE} Once its confidence has been more than 25 points above how often it is right (overconfident), prediction-powered.`,
+    estimate: `${GUARDED_ESTIMATE} Once its confidence has been more than 25 points above how often it is right (overconfident), prediction-powered; and prediction-powered for a clustering once the labels number 5 per cell of its table (classes × clusters), however healthy the surrogate reads.`,
     interval: GUARDED_INTERVAL,
   },
   "guarded-no-overconfidence": {

@@ -147,6 +147,26 @@ describe("surrogate health: calibration", () => {
     expect(guardedEstimator.metrics!(all, clusters)).not.toEqual(metricsFromTable(softTable(all, clusters)));
   });
 
+  it("guarded: the ppi table for a clustering once the labels number 5 per cell of its table, however healthy the surrogate", () => {
+    // right on 32 of 40 at 0.8: calibrated, neither weak, diffuse nor overconfident; 42 labels, every row (so the soft table is the labels')
+    const healthy = { ...batchOf([0.8, 0.2], (i) => i % 5 !== 0), proba: new Float32Array(0) };
+    const { health, overconfident } = guardReading(healthy.labeled, healthy.draws, healthy.outOfSample);
+    expect([health.weak, health.diffuse, overconfident]).toEqual([false, false, false]);
+    const ppi = (clusters: TestClustering) => metricsFromTable(ppiTable(healthy, clusters, { pseudo: "soft", lambda: "tuned" }));
+    const soft = (clusters: TestClustering) => metricsFromTable(softTable(healthy, clusters));
+    // 2 classes x 2 clusters: 20 labels make 5 a cell, and 42 are given
+    const two: TestClustering = { name: "two", k: 2, assignments: Int32Array.from({ length: 42 }, (_, i) => i % 2) };
+    expect(ppi(two)).not.toEqual(soft(two));
+    expect(guardedEstimator.metrics!(healthy, two)).toEqual(ppi(two));
+    expect(denseTable(guardedTable(healthy, two))).toEqual(denseTable(ppiTable(healthy, two, { pseudo: "soft", lambda: "tuned" })));
+    // 2 classes x 5 clusters would need 50: the soft table still
+    const five: TestClustering = { name: "five", k: 5, assignments: Int32Array.from({ length: 42 }, (_, i) => i % 5) };
+    expect(guardedEstimator.metrics!(healthy, five)).toEqual(soft(five));
+    expect(guardedTable(healthy, five, { plentifulPerCell: 4 })).toEqual(ppiTable(healthy, five, { pseudo: "soft", lambda: "tuned" }));
+    // the guard before issue #23 keeps the soft table at any number of labels
+    expect(guardedNoOverconfidenceEstimator.metrics!(healthy, two)).toEqual(soft(two));
+  });
+
   it("a surrogate once read as diffuse stays so when later windows read calibrated", () => {
     const calibrated = { predicted: [0.8, 0.2] as [number, number], right: (i: number) => i % 5 !== 0 };
     const input = batchesOf([{ predicted: [0.6, 0.4], right: () => true }, calibrated, calibrated, calibrated]);
