@@ -42,9 +42,9 @@ const PPI_HARD: PpiOptions = { pseudo: "hard", lambda: "tuned" };
 /**
  * Labels per cell of a clustering's table (classes x clusters) from which the guarded estimate is the ppi table
  * whatever the surrogate's health reads. 5, the textbook floor of expected counts for a chi-square table (Cochran),
- * not a fitted value; replayed on recorded runs at budget 1,000 (10 seeds, MEASUREMENTS.md "Issue #23: the soft
- * table's lasting bias"): weak-c5 1.52x -> 1.15x Random's AEC of NMI, demo 0.29x -> 0.30x, digits unchanged; 10, 20
- * and 40 labels per cell did less on weak-c5 (1.23x, 1.32x, 1.51x).
+ * not a fitted value; replayed on recorded runs at budget 1,000 (MEASUREMENTS.md "Issue #23: the soft table's lasting
+ * bias"): weak-c5 1.32x -> 1.13x Random's AEC of NMI (20 seeds), demo 0.29x -> 0.30x (10), digits 0.27x -> 0.28x (5);
+ * 10, 20 and 40 labels per cell did less on weak-c5 (1.17x, 1.22x, 1.31x).
  */
 export const PLENTIFUL_LABELS_PER_CELL = 5;
 
