@@ -14,7 +14,9 @@
  * NMI-projected residual's z above Z (the soft table reads low), in any window so far: the soft
  * table's rounds then report ppi. Runs made with `--compare soft,ppi` (and intervals) also replay a guard that
  * reports ppi where the soft and ppi NMI are more than Z of ppi's standard errors apart (read off ppi's recorded
- * 90% interval), in this round or, kept, in any round so far. `--bundles DIR,DIR` names the bundles' folders (labels, clusterings).
+ * 90% interval), in this round or, kept, in any round so far. `--bundles DIR,DIR` names the bundles' folders (labels, clusterings)
+ * and adds the switch to ppi from 5-40 labels per cell (labelsArePlentiful). A run's recorded `guarded` is the guard of the
+ * code that made it: since the plentiful-labels rule (be9674c) it switches at 5 per cell itself.
  *
  *   node --import tsx bench/guard-replay.ts [--bundles DIR,DIR] RUN.json [RUN.json ...]   (Random's runs among them)
  */
@@ -23,6 +25,7 @@ import { basename, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { aec } from "@/lib/cereal/harness/aec";
 import type { RoundRecord, SimulationResult } from "@/lib/cereal/harness/simulate";
+import { labelsArePlentiful } from "@/lib/cereal/method/estimators-guarded";
 import type { RowPrediction } from "@/lib/cereal/method/out-of-sample";
 import { softResidualReading, type SoftResidualReading } from "@/lib/cereal/method/soft-residual";
 import { readsOverconfident } from "@/lib/cereal/method/surrogate-health";
@@ -162,7 +165,7 @@ const ppiOncePerCell =
     const bundle = bundles.get(run.bundle);
     const k = bundle?.clusterings.find((x) => x.name === c)?.k;
     if (!bundle || k === undefined) throw new Error(`--bundles must name ${run.bundle}'s folder for the labels-per-cell rule`);
-    return r.nLabels >= perCell * bundle.numClasses * k ? "ppi" : "guarded";
+    return labelsArePlentiful(r.nLabels, bundle.numClasses, k, perCell) ? "ppi" : "guarded";
   };
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -48,6 +48,11 @@ const PPI_HARD: PpiOptions = { pseudo: "hard", lambda: "tuned" };
  */
 export const PLENTIFUL_LABELS_PER_CELL = 5;
 
+/** whether `nLabels` labels number `perCell` per cell of a table of numClasses x k (the guard's switch to ppi; bench/guard-replay.ts replays it) */
+export function labelsArePlentiful(nLabels: number, numClasses: number, k: number, perCell: number = PLENTIFUL_LABELS_PER_CELL): boolean {
+  return nLabels >= perCell * numClasses * k;
+}
+
 /** the guard's readings: the health thresholds, whether an overconfident surrogate loses the soft table, and from how many labels per cell every surrogate does */
 export interface GuardOptions extends HealthOptions {
   /** default true; false: the guard before issue #23 read over-confidence (guarded-no-overconfidence) */
@@ -65,7 +70,7 @@ function guardState(input: EstimatorInput, clustering: TestClustering, guard: Gu
   if (h.diffuse) return "diffuse";
   if (guard.overconfidence !== false && overconfident) return "overconfident";
   const perCell = guard.plentifulPerCell === undefined ? PLENTIFUL_LABELS_PER_CELL : guard.plentifulPerCell;
-  return perCell !== null && input.labeled.rows.length >= perCell * input.numClasses * clustering.k ? "plentiful" : "healthy";
+  return perCell !== null && labelsArePlentiful(input.labeled.rows.length, input.numClasses, clustering.k, perCell) ? "plentiful" : "healthy";
 }
 
 export function guardedTable(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions = {}): ContingencyTable {
