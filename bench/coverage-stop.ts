@@ -2,7 +2,7 @@
  * The recommended configuration's intervals and stop rule per run (issue #23 items 3 and 4), with
  * Random on the same seeds; not run in CI.
  *   node --import tsx bench/coverage-stop.ts [--bundles digits,demo,weak-c5,...] [--seeds 20] [--first-seed 0]
- *     [--budget 1000] [--batch 50] [--shard I/K] [--dir var/coverage-stop] [--report]
+ *     [--budget 1000] [--batch 50] [--shard I/K] [--dir var/coverage-stop] [--compare soft,ppi] [--report]
  * Per seed and bundle it runs `cereal simulate --recommended` and Random (uniform draws, the labels
  * estimator; the kNN fake, which that estimator never reads; no intervals), one child process at a time, each
  * result written to DIR atomically, so a killed run resumes where it stopped. --shard I/K runs
@@ -11,7 +11,8 @@
  * it prints from the files: the coverage table (each run's 90% NMI interval at the round with B
  * labels, runs as the unit, Wilson 95% bounds), the stop-rule table (each run judged at the first
  * round the rule fires) with the check of the "labels still needed" projection, and the AEC(NMI)
- * ratios to Random paired by seed (harness/run-tables.ts).
+ * ratios to Random paired by seed (harness/run-tables.ts). --compare E,E records those estimators beside the
+ * recommended one (each on its own random stream, so the run is otherwise the same), for bench/guard-replay.ts.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -46,6 +47,7 @@ const { values } = parseArgs({
     shard: { type: "string", default: "0/1" },
     dir: { type: "string", default: path.join("var", "coverage-stop") },
     report: { type: "boolean", default: false },
+    compare: { type: "string" },
   },
 });
 const names = values.bundles.split(",");
@@ -62,7 +64,8 @@ if (!values.report) {
       if (job++ % shards !== shard) continue;
       for (const [arm, armArgs] of Object.entries(ARMS)) {
         const { bundle, clustering } = BUNDLES[name];
-        simulateOnce(fileOf(name, seed, arm), ["--bundle", bundle, "--clustering", clustering, ...armArgs, "--seed", String(seed), "--budget", values.budget, "--batch", values.batch, "--quiet"]);
+        const compare = arm === "recommended" && values.compare ? ["--compare", values.compare] : [];
+        simulateOnce(fileOf(name, seed, arm), ["--bundle", bundle, "--clustering", clustering, ...armArgs, ...compare, "--seed", String(seed), "--budget", values.budget, "--batch", values.batch, "--quiet"]);
       }
     }
 }
