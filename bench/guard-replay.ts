@@ -25,7 +25,7 @@ import { basename, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { aec } from "@/lib/cereal/harness/aec";
 import type { RoundRecord, SimulationResult } from "@/lib/cereal/harness/simulate";
-import { labelsArePlentiful } from "@/lib/cereal/method/estimators-guarded";
+import { labelsArePlentiful, PLENTIFUL_LABELS_PER_CELL } from "@/lib/cereal/method/estimators-guarded";
 import type { RowPrediction } from "@/lib/cereal/method/out-of-sample";
 import { softResidualReading, type SoftResidualReading } from "@/lib/cereal/method/soft-residual";
 import { readsOverconfident } from "@/lib/cereal/method/surrogate-health";
@@ -158,14 +158,30 @@ const shrinkTowardsPpi =
     return soft + w * (ppi - soft);
   };
 
-/** the recorded guard until the labels number `perCell` per cell of the table (classes x clusters), then ppi */
+/** the guard before the plentiful-labels rule, from a run's records: weak or diffuse as recorded (the run's guard then
+ * reports the jackknifed ppi or ppi-hard whatever its code), else ppi once a window read overconfident (G = 0.25), else soft */
+const guardBeforePlentiful: Pick = (r, earlier) => {
+  if (r.surrogateHealth?.weak || r.surrogateHealth?.diffuse) return "guarded";
+  return over(r, 0.25) || earlier.some((e) => over(e, 0.25)) ? "ppi" : "soft";
+};
+/** the labels number `perCell` per cell of the clustering's table (classes x clusters) in this round */
+const plentiful = (perCell: number, r: RoundRecord, c: string, run: RunFile) => {
+  const bundle = bundles.get(run.bundle);
+  const k = bundle?.clusterings.find((x) => x.name === c)?.k;
+  if (!bundle || k === undefined) throw new Error(`--bundles must name ${run.bundle}'s folder for the labels-per-cell rule`);
+  return labelsArePlentiful(r.nLabels, bundle.numClasses, k, perCell);
+};
+/** the guard before the rule until the labels number `perCell` per cell, then ppi (at 5: the code's guard since be9674c) */
 const ppiOncePerCell =
   (perCell: number): Pick =>
-  (r, _earlier, c, run) => {
-    const bundle = bundles.get(run.bundle);
-    const k = bundle?.clusterings.find((x) => x.name === c)?.k;
-    if (!bundle || k === undefined) throw new Error(`--bundles must name ${run.bundle}'s folder for the labels-per-cell rule`);
-    return labelsArePlentiful(r.nLabels, bundle.numClasses, k, perCell) ? "ppi" : "guarded";
+  (r, earlier, c, run) =>
+    plentiful(perCell, r, c, run) ? "ppi" : guardBeforePlentiful(r, earlier, c, run);
+/** the same without the overconfident branch: does the plentiful-labels rule leave the over-confidence reading anything to do? */
+const withoutOverconfidence =
+  (perCell: number): Pick =>
+  (r, earlier, c, run) => {
+    const picked = ppiOncePerCell(perCell)(r, earlier, c, run);
+    return picked === "ppi" && !plentiful(perCell, r, c, run) ? "soft" : picked;
   };
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -205,7 +221,12 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
         [`recorded guard + soft-ppi gap > ${z} ppi s.e., kept once read`, gapGuard(z, true)],
         [`recorded guard, its overconfident branch only while the gap > ${z} ppi s.e.`, overconfidentNeedsGap(z)],
       );
-    if (group.every((r) => bundles.has(r.bundle))) for (const t of [5, 10, 20, 40]) replayed.push([`recorded guard, ppi from ${t} labels per cell (classes x clusters) on`, ppiOncePerCell(t)]);
+    if (group.every((r) => bundles.has(r.bundle)))
+      for (const t of [5, 10, 20, 40])
+        replayed.push(
+          [`the guard before the rule, ppi from ${t} labels per cell (classes x clusters) on${t === PLENTIFUL_LABELS_PER_CELL ? " (the code's guard)" : ""}`, ppiOncePerCell(t)],
+          [`no overconfident branch, ppi from ${t} labels per cell on`, withoutOverconfidence(t)],
+        );
     for (const k of [0.5, 1, 2, 4]) replayed.push([`soft shrunk towards ppi, w = max(0, 1 - ${k} se^2 / D^2)`, shrinkTowardsPpi(k)]);
   }
   if (group.every((r) => residualReadings.has(r)))
@@ -213,6 +234,21 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
       ...[2, 2.5, 3, 4].map((x): [string, Pick] => [`guard G = 0.25 + table-space reading > ${x}`, residualGuard((g) => g.reading > x)]),
       ...[2, 3].map((z): [string, Pick] => [`guard G = 0.25 + NMI-projected residual z > ${z}`, residualGuard((g) => g.nmiZ > z)]),
     );
+  if (group.every((r) => bundles.has(r.bundle) && r.rounds.every((round) => round.byEstimator?.ppi && round.byEstimator?.soft))) {
+    // runs made since be9674c: the replayed code's guard should report what the run's own guard reported
+    const code = ppiOncePerCell(PLENTIFUL_LABELS_PER_CELL);
+    let differ = 0;
+    let all = 0;
+    for (const run of group)
+      for (const [i, r] of run.rounds.entries())
+        for (const c of run.config.clusterings as string[]) {
+          const picked = code(r, run.rounds.slice(0, i), c, run);
+          const nmi = typeof picked === "number" ? picked : r.byEstimator![picked].estimate[c].nmi;
+          all++;
+          if (nmi !== r.byEstimator!.guarded.estimate[c].nmi) differ++;
+        }
+    process.stderr.write(`${label}: the replayed code's guard reports another NMI than the recorded guarded in ${differ} of ${all} (round, clustering) pairs (0 for runs made since be9674c)\n`);
+  }
   // the last column's reference: the guard before issue #23's over-confidence reading, or the run's own guard where it cannot be replayed
   const before = group.map((r) => aecOf(r, budget, replayable ? guard(null) : () => "guarded"));
   for (const [name, pick] of [...recorded, ...replayed]) {
