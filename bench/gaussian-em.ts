@@ -4,14 +4,16 @@
  * by EM on every row with the labeled rows' classes held fixed, is the generator's own model. Per bundle,
  * seed and label count n it draws n rows uniformly, and prints the mean |NMI error| of the labels' own table
  * (the plug-in estimate: Random's) and of the mixture's soft table (the expected table of its posteriors over
- * every row), its bias, and the mixture's accuracy on every row. A diagnostic, not a surrogate of the app: on
- * real embeddings (digits, the demo) the family is wrong and the soft table reads far off.
+ * the unlabeled rows plus the labels), its bias, and the mixture's accuracy on every row. The mixture is models/gaussian-mixture.ts, the
+ * surrogate `--surrogate select` chooses when it predicts better; on real embeddings (digits, the demo) the
+ * family is wrong and its soft table reads far off.
  *   node --import tsx bench/gaussian-em.ts [--seeds 20] [--labels 100,300,1000] DIR[:CLUSTERING] ...
  */
 import { parseArgs } from "node:util";
 import { loadBundle, type Bundle } from "@/lib/data/bundle";
 import { nmiFromTable } from "@/lib/metrics";
 import { Random } from "@/lib/random/named-streams";
+import { fitIsotropicMixture, mixturePosteriors } from "@/models/gaussian-mixture";
 
 const { values, positionals } = parseArgs({
   options: { seeds: { type: "string", default: "20" }, labels: { type: "string", default: "100,300,1000" } },
@@ -21,79 +23,22 @@ if (positionals.length === 0) {
   process.stderr.write("usage: node --import tsx bench/gaussian-em.ts [--seeds 20] [--labels 100,300,1000] DIR[:CLUSTERING] ...\n");
   process.exit(2);
 }
-const EM_ITERATIONS = 100;
-
 /** classes x clusters table of per-row class weights (n x C, row-major) */
-function tableOf(weights: Float64Array, clusters: Int32Array, classes: number, k: number): number[][] {
+function tableOf(weights: ArrayLike<number>, clusters: Int32Array, classes: number, k: number): number[][] {
   const t = Array.from({ length: classes }, () => new Array<number>(k).fill(0));
   for (let i = 0; i < clusters.length; i++) for (let c = 0; c < classes; c++) t[c][clusters[i]] += weights[i * classes + c];
   return t;
 }
 
-/** posteriors (N x C) of a mixture of isotropic Gaussians sharing one variance, fitted by EM with the labeled rows clamped */
-function semiSupervisedEm(b: Bundle, rows: Int32Array, labels: Int32Array): Float64Array {
-  const { n, d, embeddings: x, numClasses: C } = b;
-  const clamped = new Int32Array(n).fill(-1);
-  rows.forEach((row, j) => (clamped[row] = labels[j]));
-  const r = new Float64Array(n * C);
-  // start: the labeled rows' class means (the grand mean for a class not drawn), the pooled within-class variance
-  for (let i = 0; i < n; i++) for (let c = 0; c < C; c++) r[i * C + c] = clamped[i] < 0 ? 0 : clamped[i] === c ? 1 : 0;
-  const mu = new Float64Array(C * d);
-  const prior = new Float64Array(C).fill(1 / C);
-  let variance = 1;
-  const mStep = (weightsOf: (i: number) => boolean) => {
-    const mass = new Float64Array(C);
-    mu.fill(0);
-    for (let i = 0; i < n; i++) {
-      if (!weightsOf(i)) continue;
-      for (let c = 0; c < C; c++) {
-        const w = r[i * C + c];
-        if (w === 0) continue;
-        mass[c] += w;
-        for (let f = 0; f < d; f++) mu[c * d + f] += w * x[i * d + f];
-      }
-    }
-    let total = 0;
-    for (let c = 0; c < C; c++) total += mass[c];
-    const grand = new Float64Array(d);
-    for (let i = 0; i < n; i++) for (let f = 0; f < d; f++) grand[f] += x[i * d + f] / n;
-    for (let c = 0; c < C; c++) {
-      for (let f = 0; f < d; f++) mu[c * d + f] = mass[c] > 0 ? mu[c * d + f] / mass[c] : grand[f];
-      prior[c] = Math.max(mass[c] / total, 1e-6);
-    }
-    let sq = 0;
-    for (let i = 0; i < n; i++) {
-      if (!weightsOf(i)) continue;
-      for (let c = 0; c < C; c++) {
-        const w = r[i * C + c];
-        if (w === 0) continue;
-        let dist = 0;
-        for (let f = 0; f < d; f++) dist += (x[i * d + f] - mu[c * d + f]) ** 2;
-        sq += w * dist;
-      }
-    }
-    variance = sq / (total * d);
-  };
-  mStep((i) => clamped[i] >= 0);
-  prior.fill(1 / C);
-  const logp = new Float64Array(C);
-  for (let it = 0; it < EM_ITERATIONS; it++) {
-    for (let i = 0; i < n; i++) {
-      if (clamped[i] >= 0) continue;
-      let max = -Infinity;
-      for (let c = 0; c < C; c++) {
-        let dist = 0;
-        for (let f = 0; f < d; f++) dist += (x[i * d + f] - mu[c * d + f]) ** 2;
-        logp[c] = Math.log(prior[c]) - dist / (2 * variance);
-        max = Math.max(max, logp[c]);
-      }
-      let sum = 0;
-      for (let c = 0; c < C; c++) sum += (r[i * C + c] = Math.exp(logp[c] - max));
-      for (let c = 0; c < C; c++) r[i * C + c] /= sum;
-    }
-    mStep(() => true);
-  }
-  return r;
+/** posteriors (N x C) of the semi-supervised mixture fitted on every row with the drawn rows clamped (models/gaussian-mixture.ts) */
+function semiSupervisedEm(b: Bundle, rows: Int32Array, labels: Int32Array): Float32Array {
+  const embeddings = { data: b.embeddings, n: b.n, d: b.d };
+  const all = Int32Array.from({ length: b.n }, (_, i) => i);
+  const { parameters } = fitIsotropicMixture(embeddings, b.numClasses, { rows, labels }, all);
+  const posterior = mixturePosteriors(embeddings, parameters, all);
+  // the labeled rows count with their labels, as in the app's soft table
+  rows.forEach((row, j) => posterior.fill(0, row * b.numClasses, (row + 1) * b.numClasses).fill(1, row * b.numClasses + labels[j], row * b.numClasses + labels[j] + 1));
+  return posterior;
 }
 
 const labelCounts = values.labels!.split(",").map(Number);

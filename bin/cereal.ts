@@ -22,6 +22,7 @@ import type { Design } from "@/lib/cereal/method/designs";
 import { estimatorByName, ESTIMATORS } from "@/lib/cereal/method/estimators";
 import { aecTable, paperGrid, type GridRun } from "@/lib/cereal/harness/grid";
 import { createKnnSurrogateFactory } from "@/lib/cereal/fakes/knn-surrogate";
+import { selectingSurrogateFactory } from "@/lib/cereal/harness/selecting-surrogate";
 import { RECOMMENDED } from "@/lib/cereal/method/recommended";
 import { createPairComponentsSurrogateFactory } from "@/lib/cereal/fakes/pair-components-surrogate";
 import { PAIR_DESIGNS, RECOMMENDED_PAIRS, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
@@ -33,6 +34,7 @@ import { metricMap, simulate, type RoundRecord, type SimulationResult } from "@/
 import { aecPerAnnotatorHour } from "@/lib/cereal/harness/aec";
 import type { SurrogateFactory } from "@/lib/cereal/method/surrogate";
 import { loadBundle } from "@/lib/data/bundle";
+import { gaussianMixtureSurrogateFactory } from "../models/gaussian-mixture";
 import { CommandError, PROJECT_USAGE, runAddClustering, runImport } from "./project-commands";
 import { LABEL_FREE_USAGE, runAce, runCluster } from "./label-free-commands";
 import { REPORT_USAGE, runRecompute, runReport } from "./report-commands";
@@ -53,7 +55,7 @@ const USAGE = `usage:
   cereal simulate --bundle DIR --clustering NAME[,NAME...] --acquisition ${ACQUISITIONS.join("|")}
                   [--fixmatch] [--pseudo | --estimator ${Object.keys(ESTIMATORS).join("|")}] [--seed S] [--seed-size 50]
                   [--batch 50] [--budget 1000] [--steps 512] [--warm-steps S (rounds after the first train on from the previous weights)]
-                  [--threshold 0.95] [--surrogate mlp|fake]
+                  [--threshold 0.95] [--surrogate mlp|fake|mixture|select (select: the MLP or the Gaussian mixture by out-of-sample log-loss)]
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
                   [--compare all|NAME,NAME] [--record-predictions] [--calibrate] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
@@ -104,8 +106,13 @@ function oneOf<T extends string>(value: string | undefined, name: string, allowe
   return value as T;
 }
 
-async function surrogateFactory(name: "mlp" | "fake"): Promise<SurrogateFactory> {
+/** mixture: the semi-supervised Gaussian mixture (models/gaussian-mixture.ts); select: FixMatch's MLP or the mixture, whichever predicts the batches labeled since better (simulate only) */
+const CLASS_SURROGATES = ["mlp", "fake", "mixture", "select"] as const;
+
+async function surrogateFactory(name: (typeof CLASS_SURROGATES)[number]): Promise<SurrogateFactory> {
   if (name === "fake") return createKnnSurrogateFactory();
+  if (name === "mixture") return gaussianMixtureSurrogateFactory;
+  if (name === "select") return selectingSurrogateFactory({ mlp: await surrogateFactory("mlp"), mixture: gaussianMixtureSurrogateFactory });
   try {
     const models = (await import("../models/index")) as { createMlpSurrogate?: SurrogateFactory };
     if (!models.createMlpSurrogate) throw new Error("models/index.ts does not export createMlpSurrogate");
@@ -204,7 +211,7 @@ async function runSimulate(argv: string[]): Promise<void> {
   const estimator = estimatorByName(estimatorName);
   const clusterings = values.clustering.split(",").filter((s) => s.length > 0);
   const { problem, labels, name } = await loadProblem(values.bundle, clusterings);
-  const surrogateName = oneOf(values.surrogate, "surrogate", ["mlp", "fake"] as const, "mlp");
+  const surrogateName = oneOf(values.surrogate, "surrogate", CLASS_SURROGATES, "mlp");
   const quiet = values.quiet;
   const pace = await answerPace(values["seconds-per-answer"], "clusterwise");
   const skipRate = num(values["skip-rate"], "skip-rate", 0);

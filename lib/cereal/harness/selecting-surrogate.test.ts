@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { createFixedSurrogate, oneHot } from "../fakes/fixed-surrogate";
+import type { FitOptions, Surrogate } from "../method/surrogate";
+import { meanLogLoss, selectingSurrogateFactory } from "./selecting-surrogate";
+
+const N = 40;
+const C = 2;
+const truth = Int32Array.from({ length: N }, (_, i) => i % 2);
+const embeddings = { data: new Float32Array(N), n: N, d: 1 };
+const rowsUpTo = (k: number) => Int32Array.from({ length: k }, (_, i) => i);
+const labeledUpTo = (k: number) => ({ rows: rowsUpTo(k), labels: truth.slice(0, k) });
+const unlabeledFrom = (k: number) => Int32Array.from({ length: N - k }, (_, i) => i + k);
+
+/** pi = 0.6 on the true class: right, but unsure */
+const unsure = Float32Array.from({ length: N * C }, (_, j) => (j % C === truth[Math.floor(j / C)] ? 0.6 : 0.4));
+
+/** a fixed surrogate that records the options of each fit and hands out weights */
+function recording(proba: Float32Array, fits: FitOptions[]): Surrogate {
+  const inner = createFixedSurrogate(proba, C);
+  return { ...inner, fit: async (labeled, unlabeled, options) => (fits.push(options), inner.fit(labeled, unlabeled, options)), weights: () => Float32Array.of(7) };
+}
+
+describe("surrogate selection by out-of-sample log-loss", () => {
+  it("keeps the first candidate until a batch is scored, then predicts with the lower-loss one", async () => {
+    const fitsUnsure: FitOptions[] = [];
+    const fitsOracle: FitOptions[] = [];
+    const create = selectingSurrogateFactory({
+      unsure: async () => recording(unsure, fitsUnsure),
+      oracle: async () => recording(oneHot(truth, C), fitsOracle),
+    });
+    const s = await create(embeddings, C);
+    await s.fit(labeledUpTo(10), unlabeledFrom(10), { seed: 0, fixmatch: true });
+    expect(s.chosen()).toBe("unsure");
+    expect(s.scores().every((score) => score.logLoss === null)).toBe(true);
+    expect(Array.from(await s.predictProba(Int32Array.of(11)))).toEqual([0.4000000059604645, 0.6000000238418579]);
+
+    // the first candidate alone gets the warm-start weights, and weights() hands out its own
+    const report = await s.fit(labeledUpTo(20), unlabeledFrom(20), { seed: 1, fixmatch: true, initialWeights: Float32Array.of(3) });
+    expect(fitsUnsure[1].initialWeights).toEqual(Float32Array.of(3));
+    expect(fitsOracle[1].initialWeights).toBeUndefined();
+    expect(Array.from(s.weights!())).toEqual([7]);
+    // rows 10..19 were new: the unsure model's loss is -ln 0.6 on each, the oracle's -ln 1 = 0
+    const scores = s.scores();
+    expect(scores.map((score) => score.rows)).toEqual([10, 10]);
+    expect(scores[0].logLoss).toBeCloseTo(-Math.log(0.6), 6);
+    expect(scores[1].logLoss).toBeCloseTo(0, 6);
+    expect(s.chosen()).toBe("oracle");
+    expect(report.backend).toBe("oracle:fake");
+    expect(Array.from(await s.predictProba(Int32Array.of(21)))).toEqual([0, 1]);
+
+    // a refit on the same labels scores nothing new
+    await s.fit(labeledUpTo(20), unlabeledFrom(20), { seed: 2, fixmatch: true });
+    expect(s.scores()[0].rows).toBe(10);
+  });
+
+  it("clips the log-loss of a confident miss at ln(1e6)", () => {
+    expect(meanLogLoss(Float32Array.of(1, 0, 0, 1), Int32Array.of(1, 1), 2)).toBeCloseTo(Math.log(1e6) / 2, 6);
+  });
+});
