@@ -3,7 +3,11 @@
  * trained on a few hundred labels stays far from the truth and FixMatch can confirm its own
  * mistakes. Class means ~ N(0, spread^2 I) with unit-variance noise around them: spread ~1 makes
  * neighbouring classes overlap heavily. `imbalance` a > 0 draws class c with probability
- * proportional to (c + 1)^-a (Zipf) instead of uniformly. Seeded; bench/overlap-bundle.ts writes it
+ * proportional to (c + 1)^-a (Zipf) instead of uniformly. Two options make the classes other than
+ * isotropic Gaussians with one variance (the family of models/gaussian-mixture.ts), each from its own
+ * named stream, so that the rows without them stay as they were: `anisotropy` A scales class c's noise
+ * in dimension j by exp(A (2u - 1)), u uniform; `warp` w maps every row x to x + w tanh(M x), M a
+ * fixed d x d matrix of N(0, 1/d) entries, which bends each Gaussian into a curved shape. Seeded; bench/overlap-bundle.ts writes it
  * as a bundle, bench/weak-set.ts the fixed weak test set of issue #23.
  */
 import { Random } from "../../random/named-streams";
@@ -16,6 +20,25 @@ export interface OverlapOptions {
   readonly seed: number;
   /** Zipf exponent of the class sizes; 0 or absent: uniform classes */
   readonly imbalance?: number;
+  /** per-class, per-dimension noise scales exp(A (2u - 1)); 0 or absent: unit noise */
+  readonly anisotropy?: number;
+  /** x -> x + warp * tanh(M x); 0 or absent: no warp */
+  readonly warp?: number;
+}
+
+/** every row x -> x + w tanh(M x), M ~ N(0, 1/d) from its own stream */
+function warpRows(embeddings: Float32Array, n: number, d: number, w: number, seed: number): void {
+  const random = Random.from(seed, "warp");
+  const m = Float64Array.from({ length: d * d }, () => random.normal() / Math.sqrt(d));
+  const row = new Float64Array(d);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < d; j++) row[j] = embeddings[i * d + j];
+    for (let j = 0; j < d; j++) {
+      let z = 0;
+      for (let f = 0; f < d; f++) z += m[j * d + f] * row[f];
+      embeddings[i * d + j] = row[j] + w * Math.tanh(z);
+    }
+  }
 }
 
 export function overlappingClasses(options: OverlapOptions): { embeddings: Float32Array; labels: Int32Array; means: Float32Array } {
@@ -25,7 +48,11 @@ export function overlappingClasses(options: OverlapOptions): { embeddings: Float
   const a = options.imbalance ?? 0;
   const weights = Float64Array.from({ length: classes }, (_, c) => (c + 1) ** -a);
   const labels = Int32Array.from({ length: n }, () => (a > 0 ? random.categorical(weights, 0, classes) : random.int(classes)));
+  const anisotropy = options.anisotropy ?? 0;
+  const scaleRandom = Random.from(options.seed, "anisotropy");
+  const scales = Float64Array.from({ length: classes * d }, () => (anisotropy > 0 ? Math.exp(anisotropy * (2 * scaleRandom.next() - 1)) : 1));
   const embeddings = new Float32Array(n * d);
-  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) embeddings[i * d + j] = means[labels[i] * d + j] + random.normal();
+  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) embeddings[i * d + j] = means[labels[i] * d + j] + scales[labels[i] * d + j] * random.normal();
+  if (options.warp) warpRows(embeddings, n, d, options.warp, options.seed);
   return { embeddings, labels, means };
 }

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { overlappingClasses } from "./overlap-data";
+
+const base = { n: 3000, d: 4, classes: 2, spread: 3, seed: 5 };
+
+/** per class, the variance of each dimension around the class mean */
+function classVariances(embeddings: Float32Array, labels: Int32Array, means: Float32Array, d: number): number[][] {
+  const sums = [new Array<number>(d).fill(0), new Array<number>(d).fill(0)];
+  const counts = [0, 0];
+  labels.forEach((y, i) => {
+    counts[y]++;
+    for (let j = 0; j < d; j++) sums[y][j] += (embeddings[i * d + j] - means[y * d + j]) ** 2;
+  });
+  return sums.map((row, y) => row.map((v) => v / counts[y]));
+}
+
+describe("overlapping Gaussian classes", () => {
+  it("anisotropy and warp leave the labels and means as they were, and change the rows' shape", () => {
+    const plain = overlappingClasses(base);
+    const aniso = overlappingClasses({ ...base, anisotropy: 0.6 });
+    const warped = overlappingClasses({ ...base, warp: 2 });
+    expect(overlappingClasses({ ...base, anisotropy: 0, warp: 0 }).embeddings).toEqual(plain.embeddings);
+    for (const other of [aniso, warped]) {
+      expect(other.labels).toEqual(plain.labels);
+      expect(other.means).toEqual(plain.means);
+    }
+    // unit noise: every variance near 1; anisotropic: scales in [e^-0.6, e^0.6], far from 1 somewhere
+    const unit = classVariances(plain.embeddings, plain.labels, plain.means, base.d).flat();
+    expect(unit.every((v) => v > 0.85 && v < 1.15)).toBe(true);
+    const scaled = classVariances(aniso.embeddings, aniso.labels, aniso.means, base.d).flat();
+    expect(scaled.every((v) => v > Math.exp(-1.2) * 0.85 && v < Math.exp(1.2) * 1.15)).toBe(true);
+    expect(Math.max(...scaled.map((v) => Math.abs(Math.log(v))))).toBeGreaterThan(0.3);
+    // the warp moves every row by at most w = 2 per dimension, and moves them
+    let moved = 0;
+    for (let i = 0; i < plain.embeddings.length; i++) {
+      const shift = Math.abs(warped.embeddings[i] - plain.embeddings[i]);
+      expect(shift).toBeLessThanOrEqual(2 + 1e-5);
+      moved += shift;
+    }
+    expect(moved / plain.embeddings.length).toBeGreaterThan(0.5);
+  });
+});
