@@ -16,7 +16,8 @@
  * reports ppi where the soft and ppi NMI are more than Z of ppi's standard errors apart (read off ppi's recorded
  * 90% interval), in this round or, kept, in any round so far. `--bundles DIR,DIR` names the bundles' folders (labels, clusterings)
  * and adds the switch to ppi from 5-40 labels per cell (labelsArePlentiful). A run's recorded `guarded` is the guard of the
- * code that made it: since the plentiful-labels rule (be9674c) it switches at 5 per cell itself.
+ * code that made it: since the plentiful-labels rule (be9674c) it switches at 5 per cell itself. Runs of `--surrogate select`
+ * (a group of their own) also replay the recorded guard with the soft table wherever the mixture predicted and read calibrated.
  *
  *   node --import tsx bench/guard-replay.ts [--bundles DIR,DIR] RUN.json [RUN.json ...]   (Random's runs among them)
  */
@@ -31,7 +32,7 @@ import { softResidualReading, type SoftResidualReading } from "@/lib/cereal/meth
 import { readsOverconfident } from "@/lib/cereal/method/surrogate-health";
 import { loadBundle } from "@/lib/data/bundle";
 
-type RunFile = SimulationResult & { readonly bundle: string };
+type RunFile = SimulationResult & { readonly bundle: string; readonly surrogate?: string };
 const { values, positionals: files } = parseArgs({ options: { bundles: { type: "string", default: "" } }, allowPositionals: true });
 if (files.length === 0) {
   process.stderr.write("usage: node --import tsx bench/guard-replay.ts [--bundles DIR,DIR] RUN.json [RUN.json ...] (cereal simulate --out files, Random's among them)\n");
@@ -184,12 +185,24 @@ const withoutOverconfidence =
     return picked === "ppi" && !plentiful(perCell, r, c, run) ? "soft" : picked;
   };
 
+/** the round's surrogate is the Gaussian mixture (`--surrogate select` records the family it chose as the backend) */
+const mixtureChosen = (r: RoundRecord) => r.backend?.startsWith("mixture:") ?? false;
+/** the recorded guard, but the soft table where the mixture predicts and reads calibrated within `maxGap` (the previous
+ * model's 1/q-weighted accuracy minus its confidence, the window the round records), and, unless `evenWeak`, is not weak */
+const softWhileMixtureCalibrated =
+  (maxGap: number, evenWeak: boolean): Pick =>
+  (r) => {
+    const h = r.surrogateHealth;
+    const calibrated = !!h && (evenWeak || !h.weak) && h.recentUnderconfidence !== null && Math.abs(h.recentUnderconfidence) <= maxGap;
+    return mixtureChosen(r) && calibrated ? "soft" : "guarded";
+  };
+
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const se = (xs: readonly number[]) => (xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length) : Number.NaN);
 const byBundle = new Map<string, RunFile[]>();
 for (const run of runs.filter((r) => !isRandom(r))) {
   if (!randoms.has(key(run))) throw new Error(`no Random run of ${run.bundle} seed ${run.config.seed}`);
-  const label = `${run.bundle} (${run.config.acquisition}, ${run.config.design})`;
+  const label = `${run.bundle} (${run.config.acquisition}, ${run.config.design}${run.surrogate && run.surrogate !== "mlp" ? `, ${run.surrogate} surrogate` : ""})`;
   byBundle.set(label, [...(byBundle.get(label) ?? []), run]);
 }
 
@@ -228,6 +241,13 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
           [`no overconfident branch, ppi from ${t} labels per cell on`, withoutOverconfidence(t)],
         );
     for (const k of [0.5, 1, 2, 4]) replayed.push([`soft shrunk towards ppi, w = max(0, 1 - ${k} se^2 / D^2)`, shrinkTowardsPpi(k)]);
+    if (group.some((r) => r.rounds.some(mixtureChosen)))
+      for (const gap of [0.05, 0.1, 1])
+        for (const evenWeak of [false, true])
+          replayed.push([
+            `recorded guard, soft where the mixture predicts${evenWeak ? "" : ", is not weak"} and reads calibrated within ${gap === 1 ? "any gap" : gap}`,
+            softWhileMixtureCalibrated(gap, evenWeak),
+          ]);
   }
   if (group.every((r) => residualReadings.has(r)))
     replayed.push(
