@@ -2,8 +2,8 @@
  * A semi-supervised mixture of isotropic Gaussians sharing one variance, fitted by EM with the
  * labeled rows' classes held fixed: the generative surrogate (ESTIMATORS.md, "Choosing the
  * surrogate's family"). Its posteriors are the Bayes classifier's when the classes are such
- * Gaussians, as in bench/overlap-bundle.ts's bundles; on real embeddings the family is wrong and
- * the selection (lib/cereal/method/surrogate-selection.ts) keeps FixMatch.
+ * Gaussians, as in bench/overlap-bundle.ts's first four weak bundles; on real embeddings the family is
+ * wrong, and the simulator's chooser (lib/cereal/harness/selecting-surrogate.ts) keeps FixMatch there.
  */
 import type { EmbeddingMatrix, FitReport, LabeledRows, Surrogate } from "@/lib/cereal/method/surrogate";
 
@@ -47,14 +47,19 @@ function normsOf(means: Float64Array, C: number, d: number): Float64Array {
   return norms;
 }
 
+/** the mean of the rows */
+function grandMean(x: Float32Array, d: number, rows: Int32Array): Float64Array {
+  const grand = new Float64Array(d);
+  for (const row of rows) for (let f = 0; f < d; f++) grand[f] += x[row * d + f] / rows.length;
+  return grand;
+}
+
 /** the M step: means, shared variance and priors from the responsibilities of the rows */
 function maximize(x: Float32Array, d: number, rows: Int32Array, r: Float64Array, C: number): MixtureParameters {
   const means = new Float64Array(C * d);
   const mass = new Float64Array(C);
-  const grand = new Float64Array(d);
   for (let j = 0; j < rows.length; j++) {
     const a = rows[j] * d;
-    for (let f = 0; f < d; f++) grand[f] += x[a + f] / rows.length;
     for (let c = 0; c < C; c++) {
       const w = r[j * C + c];
       if (w === 0) continue;
@@ -65,7 +70,8 @@ function maximize(x: Float32Array, d: number, rows: Int32Array, r: Float64Array,
   let total = 0;
   for (let c = 0; c < C; c++) total += mass[c];
   // a class without mass (no label, no row leaning to it) sits at the grand mean with a floor prior
-  for (let c = 0; c < C; c++) for (let f = 0; f < d; f++) means[c * d + f] = mass[c] > 0 ? means[c * d + f] / mass[c] : grand[f];
+  const grand = mass.some((m) => m === 0) ? grandMean(x, d, rows) : null;
+  for (let c = 0; c < C; c++) for (let f = 0; f < d; f++) means[c * d + f] = mass[c] > 0 ? means[c * d + f] / mass[c] : grand![f];
   const priors = Float64Array.from(mass, (m) => Math.max(m / total, MIN_PRIOR));
   let squares = 0;
   for (let j = 0; j < rows.length; j++) {
