@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { kMeans } from "@/lib/clustering/kmeans";
 import { overlappingClasses } from "./overlap-data";
 
 const base = { n: 3000, d: 4, classes: 2, spread: 3, seed: 5 };
@@ -38,5 +39,22 @@ describe("overlapping Gaussian classes", () => {
       moved += shift;
     }
     expect(moved / plain.embeddings.length).toBeGreaterThan(0.5);
+  });
+
+  it("modes make each class a mixture of Gaussians around offset centres, labels and means as they were", () => {
+    const plain = overlappingClasses(base);
+    expect(overlappingClasses({ ...base, modes: 1 }).embeddings).toEqual(plain.embeddings);
+    const modal = overlappingClasses({ ...base, modes: 3 });
+    expect(modal.labels).toEqual(plain.labels);
+    expect(modal.means).toEqual(plain.means);
+    // around the class mean: unit noise plus the modes' offsets, N(0, 3^2) each
+    const variances = classVariances(modal.embeddings, modal.labels, modal.means, base.d).flat();
+    expect(variances.reduce((s, v) => s + v, 0) / variances.length).toBeGreaterThan(3);
+    // each row sits within unit noise of one of three centres: three means leave about d = 4 of squared distance a row
+    const ofClass0 = modal.embeddings.filter((_, at) => modal.labels[Math.floor(at / base.d)] === 0);
+    const rows = ofClass0.length / base.d;
+    expect(kMeans(ofClass0, rows, base.d, { k: 3, seed: 0, restarts: 3 }).inertia / rows).toBeLessThan(base.d * 1.2);
+    expect(kMeans(ofClass0, rows, base.d, { k: 1, seed: 0, restarts: 1 }).inertia / rows).toBeGreaterThan(base.d * 3);
+    expect(() => overlappingClasses({ ...base, modes: 0 })).toThrow(/modes must be a whole number >= 1/);
   });
 });

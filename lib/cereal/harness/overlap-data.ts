@@ -7,7 +7,9 @@
  * isotropic Gaussians with one variance (the family of models/gaussian-mixture.ts), each from its own
  * named stream, so that the rows without them stay as they were: `anisotropy` A scales class c's noise
  * in dimension j by exp(A (2u - 1)), u uniform; `warp` w maps every row x to x + w tanh(M x), M a
- * fixed d x d matrix of N(0, 1/d) entries, which bends each Gaussian into a curved shape. Seeded; bench/overlap-bundle.ts writes it
+ * fixed d x d matrix of N(0, 1/d) entries, which bends each Gaussian into a curved shape; `modes` m > 1
+ * makes each class a mixture of m Gaussians, centred at the class mean plus an N(0, spread^2 I) offset
+ * each, a row's mode uniform among its class's. Seeded; bench/overlap-bundle.ts writes it
  * as a bundle, bench/weak-set.ts the fixed weak test set of issue #23.
  */
 import { Random } from "../../random/named-streams";
@@ -24,6 +26,8 @@ export interface OverlapOptions {
   readonly anisotropy?: number;
   /** x -> x + warp * tanh(M x); 0 or absent: no warp */
   readonly warp?: number;
+  /** Gaussian modes per class, each offset from the class mean by N(0, spread^2 I); 1 or absent: one */
+  readonly modes?: number;
 }
 
 /** every row x -> x + w tanh(M x), M ~ N(0, 1/d) from its own stream */
@@ -41,6 +45,15 @@ function warpRows(embeddings: Float32Array, n: number, d: number, w: number, see
   }
 }
 
+/** m modes per class (class c's modes at rows c m .. c m + m - 1 of points), and a draw of a row's mode; m = 1: the class means themselves, no draw */
+function modeCentres(means: Float32Array, classes: number, d: number, spread: number, m: number, seed: number): { points: Float32Array; ofRow: (label: number) => number } {
+  if (!Number.isInteger(m) || m < 1) throw new Error(`modes must be a whole number >= 1, got ${m}`);
+  if (m === 1) return { points: means, ofRow: (label) => label };
+  const random = Random.from(seed, "modes");
+  const points = Float32Array.from({ length: classes * m * d }, (_, at) => means[Math.floor(at / (m * d)) * d + (at % d)] + random.normal() * spread);
+  return { points, ofRow: (label) => label * m + random.int(m) };
+}
+
 export function overlappingClasses(options: OverlapOptions): { embeddings: Float32Array; labels: Int32Array; means: Float32Array } {
   const { n, d, classes, spread } = options;
   const random = new Random(options.seed);
@@ -51,8 +64,12 @@ export function overlappingClasses(options: OverlapOptions): { embeddings: Float
   const anisotropy = options.anisotropy ?? 0;
   const scaleRandom = Random.from(options.seed, "anisotropy");
   const scales = Float64Array.from({ length: classes * d }, () => (anisotropy > 0 ? Math.exp(anisotropy * (2 * scaleRandom.next() - 1)) : 1));
+  const centres = modeCentres(means, classes, d, spread, options.modes ?? 1, options.seed);
   const embeddings = new Float32Array(n * d);
-  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) embeddings[i * d + j] = means[labels[i] * d + j] + scales[labels[i] * d + j] * random.normal();
+  for (let i = 0; i < n; i++) {
+    const centre = centres.ofRow(labels[i]) * d;
+    for (let j = 0; j < d; j++) embeddings[i * d + j] = centres.points[centre + j] + scales[labels[i] * d + j] * random.normal();
+  }
   if (options.warp) warpRows(embeddings, n, d, options.warp, options.seed);
   return { embeddings, labels, means };
 }
