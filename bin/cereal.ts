@@ -23,6 +23,7 @@ import { estimatorByName, ESTIMATORS } from "@/lib/cereal/method/estimators";
 import { aecTable, paperGrid, type GridRun } from "@/lib/cereal/harness/grid";
 import { createKnnSurrogateFactory } from "@/lib/cereal/fakes/knn-surrogate";
 import { selectingSurrogateFactory } from "@/lib/cereal/harness/selecting-surrogate";
+import { cellBiasScore, logLossScore } from "@/lib/cereal/harness/family-scores";
 import { RECOMMENDED } from "@/lib/cereal/method/recommended";
 import { createPairComponentsSurrogateFactory } from "@/lib/cereal/fakes/pair-components-surrogate";
 import { PAIR_DESIGNS, RECOMMENDED_PAIRS, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
@@ -55,7 +56,7 @@ const USAGE = `usage:
   cereal simulate --bundle DIR --clustering NAME[,NAME...] --acquisition ${ACQUISITIONS.join("|")}
                   [--fixmatch] [--pseudo | --estimator ${Object.keys(ESTIMATORS).join("|")}] [--seed S] [--seed-size 50]
                   [--batch 50] [--budget 1000] [--steps 512] [--warm-steps S (rounds after the first train on from the previous weights)]
-                  [--threshold 0.95] [--surrogate mlp|fake|mixture|select (select: the MLP or the Gaussian mixture by out-of-sample log-loss)]
+                  [--threshold 0.95] [--surrogate mlp|fake|mixture|select|select-cells (select: the MLP or the Gaussian mixture by out-of-sample log-loss; select-cells: by the soft table's cell bias)]
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
                   [--compare all|NAME,NAME] [--record-predictions] [--calibrate] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
@@ -106,13 +107,23 @@ function oneOf<T extends string>(value: string | undefined, name: string, allowe
   return value as T;
 }
 
-/** mixture: the semi-supervised Gaussian mixture (models/gaussian-mixture.ts); select: FixMatch's MLP or the mixture, whichever predicts the batches labeled since better (simulate only) */
-const CLASS_SURROGATES = ["mlp", "fake", "mixture", "select"] as const;
+/**
+ * mixture: the semi-supervised Gaussian mixture (models/gaussian-mixture.ts); select: FixMatch's MLP or the mixture, whichever
+ * predicts the batches labeled since with the lower log-loss; select-cells: whichever's soft table reads the smaller cell bias on
+ * them (family-scores.ts; both simulate only)
+ */
+const CLASS_SURROGATES = ["mlp", "fake", "mixture", "select", "select-cells"] as const;
 
-async function surrogateFactory(name: (typeof CLASS_SURROGATES)[number]): Promise<SurrogateFactory> {
+/** the simulator's surrogates: select and select-cells fit the MLP and the mixture and choose between them each round */
+async function simulationSurrogateFactory(name: (typeof CLASS_SURROGATES)[number], problem: CerealProblem): Promise<SurrogateFactory> {
+  if (name !== "select" && name !== "select-cells") return surrogateFactory(name);
+  const candidates = { mlp: await surrogateFactory("mlp"), mixture: gaussianMixtureSurrogateFactory };
+  return selectingSurrogateFactory(candidates, name === "select" ? logLossScore : cellBiasScore(problem.clusterings.map((c) => c.assignments)));
+}
+
+async function surrogateFactory(name: "mlp" | "fake" | "mixture"): Promise<SurrogateFactory> {
   if (name === "fake") return createKnnSurrogateFactory();
   if (name === "mixture") return gaussianMixtureSurrogateFactory;
-  if (name === "select") return selectingSurrogateFactory({ mlp: await surrogateFactory("mlp"), mixture: gaussianMixtureSurrogateFactory });
   try {
     const models = (await import("../models/index")) as { createMlpSurrogate?: SurrogateFactory };
     if (!models.createMlpSurrogate) throw new Error("models/index.ts does not export createMlpSurrogate");
@@ -218,7 +229,7 @@ async function runSimulate(argv: string[]): Promise<void> {
   if (skipRate < 0 || skipRate > 1) throw new UsageError(`--skip-rate must be a probability in [0, 1], got '${values["skip-rate"]}'`);
   const started = performance.now();
 
-  const result: SimulationResult = await simulate(problem, labels, await surrogateFactory(surrogateName), {
+  const result: SimulationResult = await simulate(problem, labels, await simulationSurrogateFactory(surrogateName, problem), {
     acquisition,
     estimator,
     fixmatch: values.fixmatch,

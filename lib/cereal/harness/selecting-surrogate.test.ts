@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createFixedSurrogate, oneHot } from "../fakes/fixed-surrogate";
 import type { FitOptions, Surrogate } from "../method/surrogate";
-import { meanLogLoss, selectingSurrogateFactory } from "./selecting-surrogate";
+import { cellBiasScore } from "./family-scores";
+import { selectingSurrogateFactory } from "./selecting-surrogate";
 
 const N = 40;
 const C = 2;
@@ -31,7 +32,7 @@ describe("surrogate selection by out-of-sample log-loss", () => {
     const s = await create(embeddings, C);
     await s.fit(labeledUpTo(10), unlabeledFrom(10), { seed: 0, fixmatch: true });
     expect(s.chosen()).toBe("unsure");
-    expect(s.scores().every((score) => score.logLoss === null)).toBe(true);
+    expect(s.scores().every((score) => score.score === null)).toBe(true);
     expect(Array.from(await s.predictProba(Int32Array.of(11)))).toEqual([0.4000000059604645, 0.6000000238418579]);
 
     // the first candidate alone gets the warm-start weights, and weights() hands out its own
@@ -42,8 +43,8 @@ describe("surrogate selection by out-of-sample log-loss", () => {
     // rows 10..19 were new: the unsure model's loss is -ln 0.6 on each, the oracle's -ln 1 = 0
     const scores = s.scores();
     expect(scores.map((score) => score.rows)).toEqual([10, 10]);
-    expect(scores[0].logLoss).toBeCloseTo(-Math.log(0.6), 6);
-    expect(scores[1].logLoss).toBeCloseTo(0, 6);
+    expect(scores[0].score).toBeCloseTo(-Math.log(0.6), 6);
+    expect(scores[1].score).toBeCloseTo(0, 6);
     expect(s.chosen()).toBe("oracle");
     expect(report.backend).toBe("oracle:fake");
     expect(Array.from(await s.predictProba(Int32Array.of(21)))).toEqual([0, 1]);
@@ -53,7 +54,29 @@ describe("surrogate selection by out-of-sample log-loss", () => {
     expect(s.scores()[0].rows).toBe(10);
   });
 
-  it("clips the log-loss of a confident miss at ln(1e6)", () => {
-    expect(meanLogLoss(Float32Array.of(1, 0, 0, 1), Int32Array.of(1, 1), 2)).toBeCloseTo(Math.log(1e6) / 2, 6);
+
+  it("by the cell bias, chooses the family whose pi sums to the table, and scores the fresh rows with their own inclusion probabilities", async () => {
+    // cluster 0 = rows 0..19, cluster 1 = rows 20..39; the truth alternates classes in both
+    const clusters = Int32Array.from({ length: N }, (_, i) => (i < 20 ? 0 : 1));
+    // swapped: one-hot, wrong on rows 10 and 11 (one of each class, same cluster): log-loss high, soft table exact
+    const swapped = Float32Array.from({ length: N * C }, (_, j) => {
+      const i = Math.floor(j / C);
+      return j % C === (i === 10 || i === 11 ? 1 - truth[i] : truth[i]) ? 1 : 0;
+    });
+    const leaning = Float32Array.from({ length: N * C }, (_, j) => (j % C === 0 ? 0.7 : 0.3));
+    const added: (Float64Array | null)[] = [];
+    const create = selectingSurrogateFactory({ leaning: async () => createFixedSurrogate(leaning, C), swapped: async () => createFixedSurrogate(swapped, C) }, (candidates, classes) => {
+      const inner = cellBiasScore([clusters])(candidates, classes);
+      return { ...inner, add: (fresh, probas) => (added.push(fresh.inclusion), inner.add(fresh, probas)) };
+    });
+    const s = await create(embeddings, C);
+    const inclusion = Float64Array.from({ length: 20 }, (_, i) => 0.1 + i / 100);
+    await s.fit(labeledUpTo(10), unlabeledFrom(10), { seed: 0, fixmatch: true, inclusion: inclusion.slice(0, 10) });
+    expect(s.chosen()).toBe("leaning");
+    await s.fit(labeledUpTo(20), unlabeledFrom(20), { seed: 1, fixmatch: true, inclusion });
+    expect(added).toEqual([inclusion.slice(10, 20)]);
+    expect(s.chosen()).toBe("swapped");
+    const [leaningScore, swappedScore] = s.scores().map((score) => score.score!);
+    expect(swappedScore).toBeLessThan(leaningScore);
   });
 });

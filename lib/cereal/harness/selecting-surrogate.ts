@@ -1,22 +1,21 @@
 /**
- * Choosing the surrogate's family by out-of-sample log-loss (issue #23; ESTIMATORS.md, "Choosing the
- * surrogate's family"). Every candidate is fitted each round; before the refit, each candidate's
- * previous model predicts the rows labeled since its last fit, which it never saw (the previous-model
- * argument of out-of-sample.ts), and its mean log-loss over all such rows so far is its score. The
- * round's predictions are the candidate with the lowest score; the first candidate until one has a score.
+ * Choosing the surrogate's family (issue #23; ESTIMATORS.md, "Choosing the surrogate's family"). Every
+ * candidate is fitted each round; before the refit, each candidate's previous model predicts the rows
+ * labeled since its last fit, which it never saw (the previous-model argument of out-of-sample.ts), and
+ * a family score (family-scores.ts: out-of-sample log-loss by default, or the soft table's cell bias)
+ * accumulates over all such rows so far. The round's predictions are the candidate with the lowest
+ * score; the first candidate until one has a score.
  *
  * The scores live in this object, so one surrogate must see every round in order: the simulator's runs
  * do, the app's rounds (a fresh surrogate per job) do not, and the app does not offer it.
  */
 import type { FitOptions, FitProgress, FitReport, LabeledRows, Surrogate, SurrogateFactory } from "../method/surrogate";
-
-/** log-loss is clipped here, so that one confident miss counts as ln(1e6) = 13.8, not infinity */
-const MIN_PROBABILITY = 1e-6;
+import { logLossScore, type FamilyScorerFactory } from "./family-scores";
 
 export interface FamilyScore {
   readonly name: string;
-  /** mean out-of-sample log-loss over the rows scored so far; null before any */
-  readonly logLoss: number | null;
+  /** the family score over the rows scored so far (lower is better); null before any */
+  readonly score: number | null;
   readonly rows: number;
 }
 
@@ -26,24 +25,22 @@ export interface SelectingSurrogate extends Surrogate {
   scores(): FamilyScore[];
 }
 
-/** the mean log-loss of proba (rows x C) at the labels */
-export function meanLogLoss(proba: Float32Array, labels: Int32Array, numClasses: number): number {
-  let sum = 0;
-  for (let i = 0; i < labels.length; i++) sum -= Math.log(Math.max(proba[i * numClasses + labels[i]], MIN_PROBABILITY));
-  return sum / labels.length;
-}
-
-export function selectingSurrogateFactory(candidates: Record<string, SurrogateFactory>): (embeddings: Parameters<SurrogateFactory>[0], numClasses: number) => Promise<SelectingSurrogate> {
+export function selectingSurrogateFactory(
+  candidates: Record<string, SurrogateFactory>,
+  familyScore: FamilyScorerFactory = logLossScore,
+): (embeddings: Parameters<SurrogateFactory>[0], numClasses: number) => Promise<SelectingSurrogate> {
   const names = Object.keys(candidates);
   if (names.length === 0) throw new Error("selectingSurrogateFactory: name at least one candidate");
   return async (embeddings, numClasses) => {
     const surrogates = await Promise.all(names.map((name) => candidates[name](embeddings, numClasses)));
-    const lossSums = new Float64Array(names.length);
-    let scored = 0;
+    const score = familyScore(names.length, numClasses);
     let seen = new Uint8Array(embeddings.n);
     let fittedOnce = false;
     let chosen = 0;
-    const scores = (): FamilyScore[] => names.map((name, k) => ({ name, logLoss: scored > 0 ? lossSums[k] / scored : null, rows: scored }));
+    const scores = (): FamilyScore[] => {
+      const values = score.scores();
+      return names.map((name, k) => ({ name, score: values[k], rows: score.rows() }));
+    };
     return {
       async fit(labeled: LabeledRows, unlabeled: Int32Array, options: FitOptions, onProgress?: (progress: FitProgress) => void): Promise<FitReport> {
         if (fittedOnce) {
@@ -52,8 +49,10 @@ export function selectingSurrogateFactory(candidates: Record<string, SurrogateFa
           if (fresh.length > 0) {
             const rows = Int32Array.from(fresh, (j) => labeled.rows[j]);
             const labels = Int32Array.from(fresh, (j) => labeled.labels[j]);
-            for (const [k, surrogate] of surrogates.entries()) lossSums[k] += meanLogLoss(await surrogate.predictProba(rows), labels, numClasses) * rows.length;
-            scored += rows.length;
+            const inclusion = options.inclusion ? Float64Array.from(fresh, (j) => options.inclusion![j]) : null;
+            const probas: Float32Array[] = [];
+            for (const surrogate of surrogates) probas.push(await surrogate.predictProba(rows));
+            score.add({ rows, labels, inclusion, pool: embeddings.n - (labeled.rows.length - fresh.length) }, probas);
           }
         }
         seen = new Uint8Array(embeddings.n);
@@ -65,7 +64,8 @@ export function selectingSurrogateFactory(candidates: Record<string, SurrogateFa
           reports.push(await surrogate.fit(labeled, unlabeled, own, k === 0 ? onProgress : undefined));
         }
         fittedOnce = true;
-        if (scored > 0) chosen = lossSums.indexOf(Math.min(...lossSums));
+        const values = score.scores();
+        if (values.every((v) => v !== null)) chosen = values.indexOf(Math.min(...(values as number[])));
         const report = reports[chosen];
         return { ...report, backend: `${names[chosen]}:${report.backend}`, trainSeconds: reports.reduce((sum, r) => sum + r.trainSeconds, 0) };
       },

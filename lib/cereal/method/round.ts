@@ -164,7 +164,8 @@ export async function fitRound(state: CerealState, surrogate: Surrogate | null, 
   if (needsSurrogate(options)) {
     if (!surrogate) throw new Error("this round needs a surrogate");
     const start = warm ? { initialWeights: state.warmStart, steps: options.warmSteps } : { steps: options.steps };
-    fit = await surrogate.fit(labeled, unlabeled, { seed: deriveSeed(options.seed, "fit", round), fixmatch, threshold: options.threshold, ...start }, options.onProgress);
+    const inclusion = Float64Array.from(state.draws, (draw) => draw.q);
+    fit = await surrogate.fit(labeled, unlabeled, { seed: deriveSeed(options.seed, "fit", round), fixmatch, threshold: options.threshold, inclusion, ...start }, options.onProgress);
     if (options.warmSteps !== undefined) weights = surrogate.weights?.() ?? null;
     proba = await surrogate.predictProba(unlabeled);
     if (options.acquisition === "bald" && options.batch > 0) {

@@ -31,6 +31,8 @@ export interface FitOptions {
   readonly threshold?: number;
   /** warm start: train from these weights (the previous round's, from `weights()`) instead of the seeded initialisation */
   readonly initialWeights?: Float32Array;
+  /** each labeled row's batch inclusion probability q, aligned with the labeled rows (the round passes its draws'; a surrogate may ignore it) */
+  readonly inclusion?: Float64Array;
 }
 
 export interface FitProgress {
