@@ -181,8 +181,9 @@ const ppiOncePerCell =
 const withoutOverconfidence =
   (perCell: number): Pick =>
   (r, earlier, c, run) => {
-    const picked = ppiOncePerCell(perCell)(r, earlier, c, run);
-    return picked === "ppi" && !plentiful(perCell, r, c, run) ? "soft" : picked;
+    if (plentiful(perCell, r, c, run)) return "ppi";
+    const picked = guardBeforePlentiful(r, earlier, c, run);
+    return picked === "ppi" ? "soft" : picked;
   };
 
 /** the round's surrogate is the Gaussian mixture (`--surrogate select` records the family it chose as the backend) */
@@ -267,7 +268,7 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
           all++;
           if (nmi !== r.byEstimator!.guarded.estimate[c].nmi) differ++;
         }
-    process.stderr.write(`${label}: the replayed code's guard reports another NMI than the recorded guarded in ${differ} of ${all} (round, clustering) pairs (0 for runs made since be9674c)\n`);
+    process.stderr.write(`${label}: the replayed code's guard reports another NMI than the recorded guarded in ${differ} of ${all} (round, clustering) pairs (for runs made since be9674c, 0 but for the kept over-confidence reading, which the replay reads from each earlier round's latest window only where the code read every window)\n`);
   }
   // the last column's reference: the guard before issue #23's over-confidence reading, or the run's own guard where it cannot be replayed
   const before = group.map((r) => aecOf(r, budget, replayable ? guard(null) : () => "guarded"));
