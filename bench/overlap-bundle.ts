@@ -3,8 +3,8 @@
  * surrogate trained on a few hundred labels stays near 50% accurate and FixMatch can confirm its
  * own mistakes. The test clustering is k-means (k = 10 unless --k) on the embeddings, written as
  * clusterings/kmeans_k{K}.npy. --imbalance A draws class c with probability proportional to
- * (c + 1)^-A; --anisotropy, --warp and --modes shape the classes (lib/cereal/harness/overlap-data.ts). Seeded; bench/weak-set.ts writes the fixed weak test set of issue #23 with it.
- *   node --import tsx bench/overlap-bundle.ts OUT_DIR [--n 4000] [--d 32] [--classes 20] [--spread 0.35] [--seed 0] [--k 10] [--imbalance 0] [--anisotropy 0] [--warp 0] [--modes 1] [--name NAME]
+ * (c + 1)^-A; --anisotropy, --warp, --modes and --tails shape the classes (lib/cereal/harness/overlap-data.ts). Seeded; bench/weak-set.ts writes the fixed weak test set of issue #23 with it.
+ *   node --import tsx bench/overlap-bundle.ts OUT_DIR [--n 4000] [--d 32] [--classes 20] [--spread 0.35] [--seed 0] [--k 10] [--imbalance 0] [--anisotropy 0] [--warp 0] [--modes 1] [--tails 0] [--name NAME]
  * then `npm run cereal -- simulate --bundle OUT_DIR --clustering kmeans_k10 --recommended` against
  * `--acquisition random` (the labels alone).
  */
@@ -19,10 +19,10 @@ import { encodeNpy } from "@/lib/data/npy";
 const { values, positionals } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
-  options: { n: { type: "string" }, d: { type: "string" }, classes: { type: "string" }, spread: { type: "string" }, seed: { type: "string" }, k: { type: "string" }, imbalance: { type: "string" }, anisotropy: { type: "string" }, warp: { type: "string" }, modes: { type: "string" }, name: { type: "string" } },
+  options: { n: { type: "string" }, d: { type: "string" }, classes: { type: "string" }, spread: { type: "string" }, seed: { type: "string" }, k: { type: "string" }, imbalance: { type: "string" }, anisotropy: { type: "string" }, warp: { type: "string" }, modes: { type: "string" }, tails: { type: "string" }, name: { type: "string" } },
 });
 const out = positionals[0];
-if (!out) throw new Error("usage: overlap-bundle.ts OUT_DIR [--n 4000] [--d 32] [--classes 20] [--spread 0.35] [--seed 0] [--k 10] [--imbalance 0] [--anisotropy 0] [--warp 0] [--modes 1] [--name NAME]");
+if (!out) throw new Error("usage: overlap-bundle.ts OUT_DIR [--n 4000] [--d 32] [--classes 20] [--spread 0.35] [--seed 0] [--k 10] [--imbalance 0] [--anisotropy 0] [--warp 0] [--modes 1] [--tails 0] [--name NAME]");
 const n = Number(values.n ?? 4000);
 const d = Number(values.d ?? 32);
 const classes = Number(values.classes ?? 20);
@@ -32,7 +32,8 @@ const imbalance = Number(values.imbalance ?? 0);
 const anisotropy = Number(values.anisotropy ?? 0);
 const warp = Number(values.warp ?? 0);
 const modes = Number(values.modes ?? 1);
-const { embeddings, labels } = overlappingClasses({ n, d, classes, spread, seed: Number(values.seed ?? 0), imbalance, anisotropy, warp, modes });
+const tails = Number(values.tails ?? 0);
+const { embeddings, labels } = overlappingClasses({ n, d, classes, spread, seed: Number(values.seed ?? 0), imbalance, anisotropy, warp, modes, tails });
 const clustering = kMeans(embeddings, n, d, { k, seed: 0, restarts: 3 });
 const assignments = Int32Array.from(clustering.labels);
 const nmi = nmiFromTable(contingency(labels, assignments));
@@ -48,7 +49,7 @@ const manifest = {
   embeddings: "embeddings.npy",
   labels: "labels.npy",
   class_names: Array.from({ length: classes }, (_, c) => `class ${c}`),
-  source: `bench/overlap-bundle.ts: ${classes} Gaussian classes${imbalance > 0 ? ` (sizes ~ (c + 1)^-${imbalance})` : ""}, means ~ N(0, ${spread}^2 I), ${anisotropy > 0 ? `noise scales exp(${anisotropy} (2u - 1)) per class and dimension` : "unit noise"}${warp > 0 ? `, warped x + ${warp} tanh(M x)` : ""}${modes > 1 ? `, ${modes} Gaussian modes a class offset by N(0, ${spread}^2 I)` : ""}, seed ${values.seed ?? 0}`,
+  source: `bench/overlap-bundle.ts: ${classes} Gaussian classes${imbalance > 0 ? ` (sizes ~ (c + 1)^-${imbalance})` : ""}, means ~ N(0, ${spread}^2 I), ${anisotropy > 0 ? `noise scales exp(${anisotropy} (2u - 1)) per class and dimension` : "unit noise"}${warp > 0 ? `, warped x + ${warp} tanh(M x)` : ""}${modes > 1 ? `, ${modes} Gaussian modes a class offset by N(0, ${spread}^2 I)` : ""}${tails > 0 ? `, Student t noise with ${tails} degrees of freedom` : ""}, seed ${values.seed ?? 0}`,
   clusterings: { [`kmeans_k${k}`]: { file: `clusterings/kmeans_k${k}.npy`, K: k, algorithm: "lib/clustering kMeans", nmi } },
 };
 await writeFile(path.join(out, "manifest.json"), JSON.stringify(manifest, null, 1) + "\n");

@@ -1,12 +1,13 @@
 /**
- * The fixed weak test set of issue #23: seven generated bundles (bench/overlap-bundle.ts) in which
+ * The fixed weak test set of issue #23: eight generated bundles (bench/overlap-bundle.ts) in which
  * a surrogate trained on a few hundred labels stays weak, each in a different regime (class count,
  * overlap, dimension, imbalance, and a text-like one whose clustering's true NMI is near 0.2). The
  * first four are isotropic Gaussian classes with one variance; weak-aniso and weak-warp (added
  * 2026-12-03 with the Gaussian mixture surrogate, before any simulation ran on them) are not, so the
  * mixture's family is wrong there: they test the choice of the surrogate's family. weak-modes (each
  * class three Gaussian modes; added the same day, before any simulation ran on it) tests the chooser
- * that scores the soft table's cells, designed after weak-aniso and weak-warp had been seen.
+ * that scores the soft table's cells, designed after weak-aniso and weak-warp had been seen; weak-tails
+ * (Student t noise, 3 degrees of freedom), made once weak-modes had been seen, is kept unseen for the next.
  * Written deterministically into bench/out/weak/NAME (git-ignored); prints each bundle's content
  * hash (sha256 over its files' names and sha256s, sorted), which lib/cereal/method/ESTIMATORS.md
  * records so a later session rebuilds the same set.
@@ -26,6 +27,7 @@ const WEAK_SET: Record<string, string[]> = {
   "weak-aniso": ["--classes", "8", "--d", "24", "--spread", "0.5", "--k", "8", "--anisotropy", "0.6"],
   "weak-warp": ["--classes", "10", "--d", "32", "--spread", "0.55", "--k", "10", "--warp", "2"],
   "weak-modes": ["--classes", "6", "--d", "20", "--spread", "0.45", "--k", "8", "--modes", "3"],
+  "weak-tails": ["--classes", "8", "--d", "24", "--spread", "0.6", "--k", "8", "--tails", "3"],
 };
 
 async function bundleHash(dir: string): Promise<string> {

@@ -57,4 +57,18 @@ describe("overlapping Gaussian classes", () => {
     expect(kMeans(ofClass0, rows, base.d, { k: 1, seed: 0, restarts: 1 }).inertia / rows).toBeGreaterThan(base.d * 3);
     expect(() => overlappingClasses({ ...base, modes: 0 })).toThrow(/modes must be a whole number >= 1/);
   });
+
+  it("tails make the noise a Student t: labels and means as they were, far rows far more often than Gaussian noise allows", () => {
+    const plain = overlappingClasses(base);
+    expect(overlappingClasses({ ...base, tails: 0 }).embeddings).toEqual(plain.embeddings);
+    const heavy = overlappingClasses({ ...base, tails: 3 });
+    expect(heavy.labels).toEqual(plain.labels);
+    expect(heavy.means).toEqual(plain.means);
+    // share of coordinates more than 4 from their class mean: Gaussian 6e-5, t with 3 degrees of freedom 0.028
+    const far = (x: ReturnType<typeof overlappingClasses>) =>
+      Array.from(x.embeddings).filter((v, at) => Math.abs(v - x.means[x.labels[Math.floor(at / base.d)] * base.d + (at % base.d)]) > 4).length / x.embeddings.length;
+    expect(far(plain)).toBeLessThan(0.002);
+    expect(far(heavy)).toBeGreaterThan(0.015);
+    expect(() => overlappingClasses({ ...base, tails: 2.5 })).toThrow(/tails must be a whole number/);
+  });
 });

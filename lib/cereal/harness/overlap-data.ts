@@ -9,7 +9,8 @@
  * in dimension j by exp(A (2u - 1)), u uniform; `warp` w maps every row x to x + w tanh(M x), M a
  * fixed d x d matrix of N(0, 1/d) entries, which bends each Gaussian into a curved shape; `modes` m > 1
  * makes each class a mixture of m Gaussians, centred at the class mean plus an N(0, spread^2 I) offset
- * each, a row's mode uniform among its class's. Seeded; bench/overlap-bundle.ts writes it
+ * each, a row's mode uniform among its class's; `tails` v scales each row's noise by sqrt(v / chi2_v), which
+ * makes it a multivariate Student t with v degrees of freedom (heavy tails). Seeded; bench/overlap-bundle.ts writes it
  * as a bundle, bench/weak-set.ts the fixed weak test set of issue #23.
  */
 import { Random } from "../../random/named-streams";
@@ -28,6 +29,20 @@ export interface OverlapOptions {
   readonly warp?: number;
   /** Gaussian modes per class, each offset from the class mean by N(0, spread^2 I); 1 or absent: one */
   readonly modes?: number;
+  /** Student t noise with this many degrees of freedom (a whole number); 0 or absent: Gaussian */
+  readonly tails?: number;
+}
+
+/** per row, sqrt(v / chi2_v) from its own stream (v = 0: 1, Gaussian noise) */
+function rowScales(n: number, v: number, seed: number): Float64Array {
+  if (!Number.isInteger(v) || v < 0) throw new Error(`tails must be a whole number of degrees of freedom >= 1 (0: Gaussian), got ${v}`);
+  if (v === 0) return new Float64Array(n).fill(1);
+  const random = Random.from(seed, "tails");
+  return Float64Array.from({ length: n }, () => {
+    let chi2 = 0;
+    for (let k = 0; k < v; k++) chi2 += random.normal() ** 2;
+    return Math.sqrt(v / chi2);
+  });
 }
 
 /** every row x -> x + w tanh(M x), M ~ N(0, 1/d) from its own stream */
@@ -65,10 +80,11 @@ export function overlappingClasses(options: OverlapOptions): { embeddings: Float
   const scaleRandom = Random.from(options.seed, "anisotropy");
   const scales = Float64Array.from({ length: classes * d }, () => (anisotropy > 0 ? Math.exp(anisotropy * (2 * scaleRandom.next() - 1)) : 1));
   const centres = modeCentres(means, classes, d, spread, options.modes ?? 1, options.seed);
+  const tails = rowScales(n, options.tails ?? 0, options.seed);
   const embeddings = new Float32Array(n * d);
   for (let i = 0; i < n; i++) {
     const centre = centres.ofRow(labels[i]) * d;
-    for (let j = 0; j < d; j++) embeddings[i * d + j] = centres.points[centre + j] + scales[labels[i] * d + j] * random.normal();
+    for (let j = 0; j < d; j++) embeddings[i * d + j] = centres.points[centre + j] + tails[i] * scales[labels[i] * d + j] * random.normal();
   }
   if (options.warp) warpRows(embeddings, n, d, options.warp, options.seed);
   return { embeddings, labels, means };
