@@ -114,11 +114,12 @@ function oneOf<T extends string>(value: string | undefined, name: string, allowe
  */
 const CLASS_SURROGATES = ["mlp", "fake", "mixture", "select", "select-cells"] as const;
 
-/** the simulator's surrogates: select and select-cells fit the MLP and the mixture and choose between them each round */
+/** the simulator's surrogates: select and select-cells fit the MLP and the mixture and choose between them each round, and report both (RoundRecord.surrogateCandidates) */
 async function simulationSurrogateFactory(name: (typeof CLASS_SURROGATES)[number], problem: CerealProblem): Promise<SurrogateFactory> {
   if (name !== "select" && name !== "select-cells") return surrogateFactory(name);
   const candidates = { mlp: await surrogateFactory("mlp"), mixture: gaussianMixtureSurrogateFactory };
-  return selectingSurrogateFactory(candidates, name === "select" ? logLossScore : cellBiasScore(problem.clusterings.map((c) => c.assignments)));
+  const score = name === "select" ? logLossScore : cellBiasScore(problem.clusterings.map((c) => c.assignments));
+  return selectingSurrogateFactory(candidates, score, problem.clusterings);
 }
 
 async function surrogateFactory(name: "mlp" | "fake" | "mixture"): Promise<SurrogateFactory> {

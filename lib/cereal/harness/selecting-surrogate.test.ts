@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { nmiFromTable } from "@/lib/metrics";
 import { createFixedSurrogate, oneHot } from "../fakes/fixed-surrogate";
 import type { FitOptions, Surrogate } from "../method/surrogate";
 import { cellBiasScore } from "./family-scores";
@@ -78,5 +79,27 @@ describe("surrogate selection by out-of-sample log-loss", () => {
     expect(s.chosen()).toBe("swapped");
     const [leaningScore, swappedScore] = s.scores().map((score) => score.score!);
     expect(swappedScore).toBeLessThan(leaningScore);
+  });
+
+  it("given the clusterings, reports each candidate's batch scores and the NMI of its own soft table", async () => {
+    const clusters = Int32Array.from({ length: N }, (_, i) => (i < 20 ? 0 : 1));
+    const leaning = Float32Array.from({ length: N * C }, (_, j) => (j % C === 0 ? 0.7 : 0.3));
+    const create = selectingSurrogateFactory({ leaning: async () => createFixedSurrogate(leaning, C), oracle: async () => createFixedSurrogate(oneHot(truth, C), C) }, undefined, [
+      { name: "halves", assignments: clusters, k: 2 },
+    ]);
+    const s = await create(embeddings, C);
+    const first = await s.fit(labeledUpTo(10), unlabeledFrom(10), { seed: 0, fixmatch: true });
+    expect(first.candidates!.map((c) => c.batchScores)).toEqual([
+      { "log-loss": null, "cell bias": null },
+      { "log-loss": null, "cell bias": null },
+    ]);
+    const second = await s.fit(labeledUpTo(20), unlabeledFrom(20), { seed: 1, fixmatch: true });
+    const [lean, oracle] = second.candidates!;
+    expect(lean.batchScores["log-loss"]).toBeCloseTo(-(5 * Math.log(0.7) + 5 * Math.log(0.3)) / 10, 6);
+    expect(oracle.batchScores["log-loss"]).toBeCloseTo(0, 6);
+    expect(oracle.batchScores["cell bias"]!).toBeLessThan(lean.batchScores["cell bias"]!);
+    // rows 0..19 with their labels; rows 20..39 (10 of each class, all in cluster 1) as pi: 14 and 6 in cluster 1
+    expect(lean.softNmi.halves).toBeCloseTo(nmiFromTable([[10, 14], [10, 6]]), 6);
+    expect(oracle.softNmi.halves).toBeCloseTo(0, 9);
   });
 });

@@ -4,13 +4,17 @@
  * labeled since its last fit, which it never saw (the previous-model argument of out-of-sample.ts), and
  * a family score (family-scores.ts: out-of-sample log-loss by default, or the soft table's cell bias)
  * accumulates over all such rows so far. The round's predictions are the candidate with the lowest
- * score; the first candidate until one has a score.
+ * score; the first candidate until one has a score. Given the clusterings (`diagnose`), each fit's report
+ * also says, per candidate, what its previous model scored on this round's new rows under both scores and
+ * the NMI of its own soft table (FitReport.candidates): bench/family-choice.ts replays choosers from them.
  *
  * The scores live in this object, so one surrogate must see every round in order: the simulator's runs
  * do, the app's rounds (a fresh surrogate per job) do not, and the app does not offer it.
  */
-import type { FitOptions, FitProgress, FitReport, LabeledRows, Surrogate, SurrogateFactory } from "../method/surrogate";
-import { logLossScore, type FamilyScorerFactory } from "./family-scores";
+import { nmiFromTable } from "@/lib/metrics";
+import type { TestClustering } from "../method/problem";
+import type { CandidateReport, FitOptions, FitProgress, FitReport, LabeledRows, Surrogate, SurrogateFactory } from "../method/surrogate";
+import { cellBiasScore, logLossScore, meanLogLoss, type FamilyScorerFactory, type FreshRows } from "./family-scores";
 
 export interface FamilyScore {
   readonly name: string;
@@ -25,9 +29,24 @@ export interface SelectingSurrogate extends Surrogate {
   scores(): FamilyScore[];
 }
 
+/** NMI of each clustering's soft table: the labeled rows with their labels, proba (unlabeled x C) over the unlabeled rows */
+function softNmi(clusterings: readonly TestClustering[], labeled: LabeledRows, unlabeled: Int32Array, proba: Float32Array, numClasses: number): Record<string, number> {
+  return Object.fromEntries(
+    clusterings.map((c) => {
+      const table = Array.from({ length: numClasses }, () => new Float64Array(c.k));
+      labeled.rows.forEach((row, j) => (table[labeled.labels[j]][c.assignments[row]] += 1));
+      unlabeled.forEach((row, j) => {
+        for (let y = 0; y < numClasses; y++) table[y][c.assignments[row]] += proba[j * numClasses + y];
+      });
+      return [c.name, nmiFromTable(table)];
+    }),
+  );
+}
+
 export function selectingSurrogateFactory(
   candidates: Record<string, SurrogateFactory>,
   familyScore: FamilyScorerFactory = logLossScore,
+  diagnose?: readonly TestClustering[],
 ): (embeddings: Parameters<SurrogateFactory>[0], numClasses: number) => Promise<SelectingSurrogate> {
   const names = Object.keys(candidates);
   if (names.length === 0) throw new Error("selectingSurrogateFactory: name at least one candidate");
@@ -43,6 +62,7 @@ export function selectingSurrogateFactory(
     };
     return {
       async fit(labeled: LabeledRows, unlabeled: Int32Array, options: FitOptions, onProgress?: (progress: FitProgress) => void): Promise<FitReport> {
+        let batchScores: Record<string, number | null>[] = surrogates.map(() => ({ "log-loss": null, "cell bias": null }));
         if (fittedOnce) {
           const fresh: number[] = [];
           labeled.rows.forEach((row, j) => seen[row] === 0 && fresh.push(j));
@@ -52,7 +72,14 @@ export function selectingSurrogateFactory(
             const inclusion = options.inclusion ? Float64Array.from(fresh, (j) => options.inclusion![j]) : null;
             const probas: Float32Array[] = [];
             for (const surrogate of surrogates) probas.push(await surrogate.predictProba(rows));
-            score.add({ rows, labels, inclusion, pool: embeddings.n - (labeled.rows.length - fresh.length) }, probas);
+            const freshRows: FreshRows = { rows, labels, inclusion, pool: embeddings.n - (labeled.rows.length - fresh.length) };
+            score.add(freshRows, probas);
+            if (diagnose) {
+              const cells = cellBiasScore(diagnose.map((c) => c.assignments))(surrogates.length, numClasses);
+              cells.add(freshRows, probas);
+              const bias = cells.scores();
+              batchScores = probas.map((proba, k) => ({ "log-loss": meanLogLoss(proba, labels, numClasses), "cell bias": bias[k] }));
+            }
           }
         }
         seen = new Uint8Array(embeddings.n);
@@ -67,7 +94,12 @@ export function selectingSurrogateFactory(
         const values = score.scores();
         if (values.every((v) => v !== null)) chosen = values.indexOf(Math.min(...(values as number[])));
         const report = reports[chosen];
-        return { ...report, backend: `${names[chosen]}:${report.backend}`, trainSeconds: reports.reduce((sum, r) => sum + r.trainSeconds, 0) };
+        const merged = { ...report, backend: `${names[chosen]}:${report.backend}`, trainSeconds: reports.reduce((sum, r) => sum + r.trainSeconds, 0) };
+        if (!diagnose) return merged;
+        const reported: CandidateReport[] = [];
+        for (const [k, surrogate] of surrogates.entries())
+          reported.push({ name: names[k], batchScores: batchScores[k], softNmi: softNmi(diagnose, labeled, unlabeled, await surrogate.predictProba(unlabeled), numClasses) });
+        return { ...merged, candidates: reported };
       },
       predictProba: (rows) => surrogates[chosen].predictProba(rows),
       predictProbaMc: (rows, passes, seed) => surrogates[chosen].predictProbaMc(rows, passes, seed),

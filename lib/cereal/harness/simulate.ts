@@ -21,7 +21,7 @@ import { answerStage, nextStage, RankingWindow, rankedRound } from "./stage-sche
 import type { SurrogateHealth } from "../method/surrogate-health";
 import type { StopRuleOptions } from "../method/stop-rule";
 import { stopRecorder, type StopRecords } from "./stop-records";
-import type { Surrogate, SurrogateFactory } from "../method/surrogate";
+import type { CandidateReport, Surrogate, SurrogateFactory } from "../method/surrogate";
 
 export interface SimulateOptions {
   readonly acquisition: Acquisition;
@@ -94,6 +94,8 @@ export interface RoundRecord {
   /** health.weak: the previous models' out-of-sample accuracy fell below the threshold */
   readonly surrogateWeak?: boolean;
   readonly trainer?: "fixmatch" | "supervised" | null;
+  /** a choosing surrogate's candidates this round (FitReport.candidates; the simulator's --surrogate select and select-cells) */
+  readonly surrogateCandidates?: readonly CandidateReport[];
 }
 
 export interface SimulationSummary {
@@ -248,6 +250,8 @@ export async function simulate(
         surrogateHealth: result.health,
         surrogateWeak: result.health?.weak ?? false,
         trainer: result.trainer,
+        // only when reported, so other runs' JSON (and the simulate reference hash) stay what they were
+        ...(result.fit?.candidates ? { surrogateCandidates: result.fit.candidates } : {}),
       };
       rounds.push(record);
       options.onRound?.(record);

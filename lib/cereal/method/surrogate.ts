@@ -48,6 +48,17 @@ export interface FitReport {
   /** FixMatch: share of unlabeled rows above the threshold over the last steps; null when supervised */
   readonly maskRate: number | null;
   readonly finalLoss: number | null;
+  /** a surrogate that chooses among candidate families (the simulator's, harness/selecting-surrogate.ts): each one's evidence this round */
+  readonly candidates?: readonly CandidateReport[];
+}
+
+/** one candidate family of a choosing surrogate, in one round */
+export interface CandidateReport {
+  readonly name: string;
+  /** its previous model on the rows labeled since, by score (log-loss, cell bias); null where no rows were new */
+  readonly batchScores: Readonly<Record<string, number | null>>;
+  /** NMI of its soft table (the labeled rows with their labels, pi over the rest) per clustering, after this round's fit */
+  readonly softNmi: Readonly<Record<string, number>>;
 }
 
 export interface Surrogate {
