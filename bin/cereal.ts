@@ -23,7 +23,7 @@ import { estimatorByName, ESTIMATORS } from "@/lib/cereal/method/estimators";
 import { aecTable, paperGrid, type GridRun } from "@/lib/cereal/harness/grid";
 import { createKnnSurrogateFactory } from "@/lib/cereal/fakes/knn-surrogate";
 import { selectingSurrogateFactory } from "@/lib/cereal/harness/selecting-surrogate";
-import { cellBiasScore, logLossScore } from "@/lib/cereal/harness/family-scores";
+import { agreeingScore, cellBiasScore, logLossScore } from "@/lib/cereal/harness/family-scores";
 import { RECOMMENDED } from "@/lib/cereal/method/recommended";
 import { createPairComponentsSurrogateFactory } from "@/lib/cereal/fakes/pair-components-surrogate";
 import { PAIR_DESIGNS, RECOMMENDED_PAIRS, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
@@ -56,7 +56,7 @@ const USAGE = `usage:
   cereal simulate --bundle DIR --clustering NAME[,NAME...] --acquisition ${ACQUISITIONS.join("|")}
                   [--fixmatch] [--pseudo | --estimator ${Object.keys(ESTIMATORS).join("|")}] [--seed S] [--seed-size 50]
                   [--batch 50] [--budget 1000] [--steps 512] [--warm-steps S (rounds after the first train on from the previous weights)]
-                  [--threshold 0.95] [--surrogate mlp|fake|mixture|select|select-cells (select: the MLP or the Gaussian mixture by out-of-sample log-loss; select-cells: by the soft table's cell bias)]
+                  [--threshold 0.95] [--surrogate mlp|fake|mixture|select|select-cells|select-both (select: the MLP or the Gaussian mixture by out-of-sample log-loss; select-cells: by the soft table's cell bias; select-both: the mixture where both prefer it)]
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
                   [--compare all|NAME,NAME] [--record-predictions] [--calibrate] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
@@ -110,15 +110,16 @@ function oneOf<T extends string>(value: string | undefined, name: string, allowe
 /**
  * mixture: the semi-supervised Gaussian mixture (models/gaussian-mixture.ts); select: FixMatch's MLP or the mixture, whichever
  * predicts the batches labeled since with the lower log-loss; select-cells: whichever's soft table reads the smaller cell bias on
- * them (family-scores.ts; both simulate only)
+ * them (family-scores.ts); select-both: the mixture only where both prefer it (all simulate only)
  */
-const CLASS_SURROGATES = ["mlp", "fake", "mixture", "select", "select-cells"] as const;
+const CLASS_SURROGATES = ["mlp", "fake", "mixture", "select", "select-cells", "select-both"] as const;
 
-/** the simulator's surrogates: select and select-cells fit the MLP and the mixture and choose between them each round, and report both (RoundRecord.surrogateCandidates) */
+/** the simulator's surrogates: select, select-cells and select-both fit the MLP and the mixture and choose between them each round, and report both (RoundRecord.surrogateCandidates) */
 async function simulationSurrogateFactory(name: (typeof CLASS_SURROGATES)[number], problem: CerealProblem): Promise<SurrogateFactory> {
-  if (name !== "select" && name !== "select-cells") return surrogateFactory(name);
+  if (name !== "select" && name !== "select-cells" && name !== "select-both") return surrogateFactory(name);
   const candidates = { mlp: await surrogateFactory("mlp"), mixture: gaussianMixtureSurrogateFactory };
-  const score = name === "select" ? logLossScore : cellBiasScore(problem.clusterings.map((c) => c.assignments));
+  const cells = cellBiasScore(problem.clusterings.map((c) => c.assignments));
+  const score = name === "select" ? logLossScore : name === "select-cells" ? cells : agreeingScore(logLossScore, cells);
   return selectingSurrogateFactory(candidates, score, problem.clusterings);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cellBiasScore, logLossScore, meanLogLoss } from "./family-scores";
+import { agreeingScore, cellBiasScore, logLossScore, meanLogLoss } from "./family-scores";
 
 // 20 rows, 2 classes; cluster 0 (rows 0-9) holds classes 0 and 1 alternately, cluster 1 (rows 10-19) class 1 only
 const C = 2;
@@ -78,5 +78,23 @@ describe("family scores", () => {
 
   it("clips the log-loss of a confident miss at ln(1e6)", () => {
     expect(meanLogLoss(Float32Array.of(1, 0, 0, 1), Int32Array.of(1, 1), 2)).toBeCloseTo(Math.log(1e6) / 2, 6);
+  });
+
+  it("agreeing: the first candidate unless every score prefers the same other one", () => {
+    // log-loss prefers leaning, the cell bias swapping: no agreement, the first candidate
+    const disagree = agreeingScore(logLossScore, cellBiasScore([clustering]))(2, C);
+    expect(disagree.scores()).toEqual([null, null]);
+    disagree.add(fresh, [swapping, leaning]);
+    expect(disagree.scores()).toEqual([0, 1]);
+    // swapped order: the first is now leaning, and still no agreement
+    const swappedOrder = agreeingScore(logLossScore, cellBiasScore([clustering]))(2, C);
+    swappedOrder.add(fresh, [leaning, swapping]);
+    expect(swappedOrder.scores()).toEqual([0, 1]);
+    // the oracle beats leaning on both: agreed
+    const oracle = Float32Array.from({ length: 40 }, (_, j) => (j % C === labels[Math.floor(j / C)] ? 1 : 0));
+    const agree = agreeingScore(logLossScore, cellBiasScore([clustering]))(2, C);
+    agree.add(fresh, [leaning, oracle]);
+    expect(agree.scores()).toEqual([1, 0]);
+    expect(agree.rows()).toBe(20);
   });
 });

@@ -96,3 +96,27 @@ export function cellBiasScore(clusterings: readonly Int32Array[]): FamilyScorerF
     };
   };
 }
+
+/**
+ * The first candidate (the default family) unless every one of these scores prefers the same other one:
+ * that one scores 0 and the rest 1. On the replayed runs (bench/family-choice.ts) log-loss alone chose the
+ * mixture on weak-warp, whose soft table was 6x Random's error, and the cell bias alone chose it for a
+ * round of the demo, which cost the soft table 0.10x -> 0.26x; neither did where both had to agree.
+ */
+export function agreeingScore(...inner: FamilyScorerFactory[]): FamilyScorerFactory {
+  if (inner.length === 0) throw new Error("agreeingScore: name at least one score");
+  return (candidates, numClasses) => {
+    const scorers = inner.map((factory) => factory(candidates, numClasses));
+    return {
+      add: (fresh, probas) => scorers.forEach((scorer) => scorer.add(fresh, probas)),
+      scores() {
+        const all = scorers.map((scorer) => scorer.scores());
+        if (all.some((values) => values.some((v) => v === null))) return new Array<number | null>(candidates).fill(null);
+        const preferred = all.map((values) => (values as number[]).indexOf(Math.min(...(values as number[]))));
+        const agreed = preferred.every((k) => k === preferred[0]) ? preferred[0] : 0;
+        return Array.from({ length: candidates }, (_, k) => (k === agreed ? 0 : 1));
+      },
+      rows: () => scorers[0].rows(),
+    };
+  };
+}
