@@ -250,7 +250,7 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
             softWhileMixtureCalibrated(gap, evenWeak),
           ]);
   }
-  if (group.every((r) => residualReadings.has(r)))
+  if (replayable && group.every((r) => residualReadings.has(r)))
     replayed.push(
       ...[2, 2.5, 3, 4].map((x): [string, Pick] => [`guard G = 0.25 + table-space reading > ${x}`, residualGuard((g) => g.reading > x)]),
       ...[2, 3].map((z): [string, Pick] => [`guard G = 0.25 + NMI-projected residual z > ${z}`, residualGuard((g) => g.nmiZ > z)]),
