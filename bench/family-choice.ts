@@ -45,13 +45,19 @@ const always =
   (family: string): Chooser =>
   (rounds, names) =>
     rounds.map(() => names.indexOf(family));
-/** the mixture only in rounds where both the log-loss and the cell bias (every batch so far) prefer it */
-const bothPrefer: Chooser = (rounds, names) => {
-  const mixture = names.indexOf("mixture");
-  const a = byScore("log-loss")(rounds, names);
-  const b = byScore("cell bias")(rounds, names);
-  return a.map((k, i) => (k === mixture && b[i] === mixture ? mixture : names.indexOf("mlp")));
-};
+/** the mixture only in rounds where both the log-loss and the cell bias (every batch so far) prefer it, once `minBatches` are scored */
+const bothPrefer =
+  (minBatches = 1): Chooser =>
+  (rounds, names) => {
+    const mixture = names.indexOf("mixture");
+    const a = byScore("log-loss")(rounds, names);
+    const b = byScore("cell bias")(rounds, names);
+    let scored = 0;
+    return a.map((k, i) => {
+      if (rounds[i].surrogateCandidates![0].batchScores["log-loss"] !== null) scored++;
+      return k === mixture && b[i] === mixture && scored >= minBatches ? mixture : names.indexOf("mlp");
+    });
+  };
 
 const clusteringsOf = (run: RunFile) => run.config.clusterings as string[];
 const errorOf = (r: RoundRecord, k: number, c: string) => Math.abs(r.surrogateCandidates![k].softNmi[c] - r.true[c].nmi);
@@ -74,7 +80,9 @@ const choosers: [string, Chooser][] = [
   ["cell bias, every batch", byScore("cell bias")],
   ["cell bias, last 3 batches", byScore("cell bias", 3)],
   ["cell bias, last 6 batches", byScore("cell bias", 6)],
-  ["mixture where both prefer it", bothPrefer],
+  ["mixture where both prefer it", bothPrefer()],
+  ["mixture where both prefer it, from 3 batches scored", bothPrefer(3)],
+  ["mixture where both prefer it, from 5 batches scored", bothPrefer(5)],
 ];
 
 const aecOf = (run: RunFile, picks: readonly number[]) => {

@@ -2,7 +2,7 @@
  * Choosing the surrogate's family (issue #23; ESTIMATORS.md, "Choosing the surrogate's family"). Every
  * candidate is fitted each round; before the refit, each candidate's previous model predicts the rows
  * labeled since its last fit, which it never saw (the previous-model argument of out-of-sample.ts), and
- * a family score (family-scores.ts: out-of-sample log-loss by default, or the soft table's cell bias)
+ * a family score (family-scores.ts: out-of-sample log-loss by default, the soft table's cell bias, or both agreeing)
  * accumulates over all such rows so far. The round's predictions are the candidate with the lowest
  * score; the first candidate until one has a score. Given the clusterings (`diagnose`), each fit's report
  * also says, per candidate, what its previous model scored on this round's new rows under both scores and
