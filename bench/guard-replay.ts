@@ -186,6 +186,17 @@ const withoutOverconfidence =
     return picked === "ppi" ? "soft" : picked;
   };
 
+/** the code's guard (ppi from `perCell` labels per cell on), but before then its overconfident branch keeps the soft table
+ * unless the soft-ppi gap exceeds z ppi standard errors in this round (overconfidentNeedsGap cannot tell that branch from
+ * the plentiful rule's ppi in runs made since be9674c; this one replays both) */
+const overconfidentNeedsGapBeforePlentiful =
+  (perCell: number, z: number): Pick =>
+  (r, earlier, c, run) => {
+    if (plentiful(perCell, r, c, run)) return "ppi";
+    const picked = guardBeforePlentiful(r, earlier, c, run);
+    return picked === "ppi" && !gapFires(r, c, z) ? "soft" : picked;
+  };
+
 /** the round's surrogate is the Gaussian mixture (`--surrogate select` records the family it chose as the backend) */
 const mixtureChosen = (r: RoundRecord) => r.backend?.startsWith("mixture:") ?? false;
 /** the recorded guard, but the soft table where the mixture predicts and reads calibrated within `maxGap` (the previous
@@ -241,6 +252,12 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
           [`the guard before the rule, ppi from ${t} labels per cell (classes x clusters) on${t === PLENTIFUL_LABELS_PER_CELL ? " (the code's guard)" : ""}`, ppiOncePerCell(t)],
           [`no overconfident branch, ppi from ${t} labels per cell on`, withoutOverconfidence(t)],
         );
+    if (group.every((r) => bundles.has(r.bundle)))
+      for (const z of [1, 2, 3])
+        replayed.push([
+          `the code's guard, its overconfident branch only while the gap > ${z} ppi s.e.`,
+          overconfidentNeedsGapBeforePlentiful(PLENTIFUL_LABELS_PER_CELL, z),
+        ]);
     for (const k of [0.5, 1, 2, 4]) replayed.push([`soft shrunk towards ppi, w = max(0, 1 - ${k} se^2 / D^2)`, shrinkTowardsPpi(k)]);
     if (group.some((r) => r.rounds.some(mixtureChosen)))
       for (const gap of [0.05, 0.1, 1])
