@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { kMeans } from "@/lib/clustering/kmeans";
-import { overlappingClasses } from "./overlap-data";
+import { overlappingClasses, type OverlapOptions } from "./overlap-data";
 
 const base = { n: 3000, d: 4, classes: 2, spread: 3, seed: 5 };
 
@@ -13,6 +13,16 @@ function classVariances(embeddings: Float32Array, labels: Int32Array, means: Flo
     for (let j = 0; j < d; j++) sums[y][j] += (embeddings[i * d + j] - means[y * d + j]) ** 2;
   });
   return sums.map((row, y) => row.map((v) => v / counts[y]));
+}
+
+/** the rows under `options`, once the option's neutral value left the rows as they were and the labels and means stayed */
+function shaped(neutral: Partial<OverlapOptions>, options: Partial<OverlapOptions>) {
+  const plain = overlappingClasses(base);
+  expect(overlappingClasses({ ...base, ...neutral }).embeddings).toEqual(plain.embeddings);
+  const rows = overlappingClasses({ ...base, ...options });
+  expect(rows.labels).toEqual(plain.labels);
+  expect(rows.means).toEqual(plain.means);
+  return { plain, rows };
 }
 
 describe("overlapping Gaussian classes", () => {
@@ -42,11 +52,7 @@ describe("overlapping Gaussian classes", () => {
   });
 
   it("modes make each class a mixture of Gaussians around offset centres, labels and means as they were", () => {
-    const plain = overlappingClasses(base);
-    expect(overlappingClasses({ ...base, modes: 1 }).embeddings).toEqual(plain.embeddings);
-    const modal = overlappingClasses({ ...base, modes: 3 });
-    expect(modal.labels).toEqual(plain.labels);
-    expect(modal.means).toEqual(plain.means);
+    const { rows: modal } = shaped({ modes: 1 }, { modes: 3 });
     // around the class mean: unit noise plus the modes' offsets, N(0, 3^2) each
     const variances = classVariances(modal.embeddings, modal.labels, modal.means, base.d).flat();
     expect(variances.reduce((s, v) => s + v, 0) / variances.length).toBeGreaterThan(3);
@@ -59,11 +65,7 @@ describe("overlapping Gaussian classes", () => {
   });
 
   it("tails make the noise a Student t: labels and means as they were, far rows far more often than Gaussian noise allows", () => {
-    const plain = overlappingClasses(base);
-    expect(overlappingClasses({ ...base, tails: 0 }).embeddings).toEqual(plain.embeddings);
-    const heavy = overlappingClasses({ ...base, tails: 3 });
-    expect(heavy.labels).toEqual(plain.labels);
-    expect(heavy.means).toEqual(plain.means);
+    const { plain, rows: heavy } = shaped({ tails: 0 }, { tails: 3 });
     // share of coordinates more than 4 from their class mean: Gaussian 6e-5, t with 3 degrees of freedom 0.028
     const far = (x: ReturnType<typeof overlappingClasses>) =>
       Array.from(x.embeddings).filter((v, at) => Math.abs(v - x.means[x.labels[Math.floor(at / base.d)] * base.d + (at % base.d)]) > 4).length / x.embeddings.length;
