@@ -12,6 +12,7 @@
  * do, the app's rounds (a fresh surrogate per job) do not, and the app does not offer it.
  */
 import { nmiFromTable } from "@/lib/metrics";
+import { softTable } from "../method/estimators-soft";
 import type { TestClustering } from "../method/problem";
 import type { CandidateReport, FitOptions, FitProgress, FitReport, LabeledRows, Surrogate, SurrogateFactory } from "../method/surrogate";
 import { cellBiasScore, logLossScore, meanLogLoss, type FamilyScorerFactory, type FreshRows } from "./family-scores";
@@ -29,18 +30,11 @@ export interface SelectingSurrogate extends Surrogate {
   scores(): FamilyScore[];
 }
 
-/** NMI of each clustering's soft table: the labeled rows with their labels, proba (unlabeled x C) over the unlabeled rows */
-function softNmi(clusterings: readonly TestClustering[], labeled: LabeledRows, unlabeled: Int32Array, proba: Float32Array, numClasses: number): Record<string, number> {
-  return Object.fromEntries(
-    clusterings.map((c) => {
-      const table = Array.from({ length: numClasses }, () => new Float64Array(c.k));
-      labeled.rows.forEach((row, j) => (table[labeled.labels[j]][c.assignments[row]] += 1));
-      unlabeled.forEach((row, j) => {
-        for (let y = 0; y < numClasses; y++) table[y][c.assignments[row]] += proba[j * numClasses + y];
-      });
-      return [c.name, nmiFromTable(table)];
-    }),
-  );
+/** NMI of each clustering's soft table (the soft estimator's: the labeled rows with their labels, pi over the unlabeled ones) */
+function softNmi(clusterings: readonly TestClustering[], n: number, labeled: LabeledRows, unlabeled: Int32Array, proba: Float32Array, numClasses: number): Record<string, number> {
+  // the soft table reads neither the draws nor the out-of-sample record
+  const input = { n, numClasses, labeled, unlabeled, proba, draws: [] };
+  return Object.fromEntries(clusterings.map((c) => [c.name, nmiFromTable(softTable(input, c))]));
 }
 
 export function selectingSurrogateFactory(
@@ -98,7 +92,7 @@ export function selectingSurrogateFactory(
         if (!diagnose) return merged;
         const reported: CandidateReport[] = [];
         for (const [k, surrogate] of surrogates.entries())
-          reported.push({ name: names[k], batchScores: batchScores[k], softNmi: softNmi(diagnose, labeled, unlabeled, await surrogate.predictProba(unlabeled), numClasses) });
+          reported.push({ name: names[k], batchScores: batchScores[k], softNmi: softNmi(diagnose, embeddings.n, labeled, unlabeled, await surrogate.predictProba(unlabeled), numClasses) });
         return { ...merged, candidates: reported };
       },
       predictProba: (rows) => surrogates[chosen].predictProba(rows),
