@@ -94,7 +94,7 @@ export interface RoundRecord {
   /** health.weak: the previous models' out-of-sample accuracy fell below the threshold */
   readonly surrogateWeak?: boolean;
   readonly trainer?: "fixmatch" | "supervised" | null;
-  /** a choosing surrogate's candidates this round (FitReport.candidates; the simulator's --surrogate select and select-cells) */
+  /** a choosing surrogate's candidates this round (FitReport.candidates; the simulator's --surrogate select, select-cells and select-both) */
   readonly surrogateCandidates?: readonly CandidateReport[];
 }
 
