@@ -38,6 +38,10 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     estimate: `${GUARDED_ESTIMATE} It does not read over-confidence (the guarded estimator before issue #23's overconfidence guard).`,
     interval: GUARDED_INTERVAL,
   },
+  "guarded-gap": {
+    estimate: `${GUARDED_ESTIMATE} Once overconfident, prediction-powered only while its soft and prediction-powered NMI are more than 2 jackknife standard errors apart; prediction-powered once the labels number 5 per cell, as guarded.`,
+    interval: GUARDED_INTERVAL,
+  },
 };
 
 export function estimatorSummary(name: string): EstimatorSummary | null {

@@ -31,7 +31,7 @@
 import { metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
 import type { Estimator, EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
-import { jackknifeMetrics } from "./jackknife";
+import { jackknifeMetrics, jackknifeStandardError } from "./jackknife";
 import { ppiTable, type PpiOptions } from "./ppi";
 import type { TestClustering } from "./problem";
 import { guardReading, type HealthOptions } from "./surrogate-health";
@@ -59,6 +59,24 @@ export interface GuardOptions extends HealthOptions {
   readonly overconfidence?: boolean;
   /** default PLENTIFUL_LABELS_PER_CELL; null: the soft table at any number of labels (guarded-no-overconfidence) */
   readonly plentifulPerCell?: number | null;
+  /** default null: an overconfident pi always loses the soft table; z: only in a round whose soft and ppi NMI are more than z of ppi's jackknife standard errors apart (guarded-gap) */
+  readonly overconfidentGapZ?: number | null;
+}
+
+/** the soft-ppi gap's z of guarded-gap: 2 in the replay of MEASUREMENTS.md "The overconfident branch since the plentiful-labels rule" (3 gained more on the demo and began to cost weak-imbalanced and weak-aniso) */
+export const OVERCONFIDENT_GAP_Z = 2;
+
+/**
+ * Whether an overconfident pi's soft table should give way to the ppi table: always, unless the guard asks for the gap;
+ * then only while the two tables' NMI are more than z ppi jackknife standard errors apart (a soft table that reads within
+ * the ppi table's own noise keeps its smaller variance). A bootstrap draw reads the ppi table whichever way this goes.
+ */
+function overconfidenceShows(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): boolean {
+  const z = guard.overconfidentGapZ;
+  if (z === undefined || z === null || input.multiplicity) return true;
+  const ppi = jackknifeStandardError(input, (i) => ppiTable(i, clustering, PPI), "nmi");
+  if (ppi.se === null) return true;
+  return Math.abs(metricsFromTable(softTable(input, clustering)).nmi - ppi.value) > z * ppi.se;
 }
 
 type GuardState = "healthy" | "weak" | "diffuse" | "overconfident" | "plentiful";
@@ -68,7 +86,7 @@ function guardState(input: EstimatorInput, clustering: TestClustering, guard: Gu
   const { health: h, overconfident } = guardReading(input.labeled, input.draws, input.outOfSample, guard);
   if (h.weak) return "weak";
   if (h.diffuse) return "diffuse";
-  if (guard.overconfidence !== false && overconfident) return "overconfident";
+  if (guard.overconfidence !== false && overconfident && overconfidenceShows(input, clustering, guard)) return "overconfident";
   const perCell = guard.plentifulPerCell === undefined ? PLENTIFUL_LABELS_PER_CELL : guard.plentifulPerCell;
   return perCell !== null && labelsArePlentiful(input.labeled.rows.length, input.numClasses, clustering.k, perCell) ? "plentiful" : "healthy";
 }
@@ -111,6 +129,9 @@ function guardedEstimatorOf(name: string, guard: GuardOptions): Estimator {
 export const guardedEstimator = guardedEstimatorOf("guarded", {});
 /** the guard before it read over-confidence (or counted labels per cell), for the comparisons in the grid */
 export const guardedNoOverconfidenceEstimator = guardedEstimatorOf("guarded-no-overconfidence", { overconfidence: false, plentifulPerCell: null });
+
+/** the default guard whose overconfident branch needs the soft-ppi gap to show (issue #23's lead, compared before it is adopted) */
+export const guardedGapEstimator = guardedEstimatorOf("guarded-gap", { overconfidentGapZ: OVERCONFIDENT_GAP_Z });
 
 /** the guard's weak branch on its own, in every round: the soft ppi table, its metrics jackknifed (issue #23's comparisons) */
 export const ppiJackknifeEstimator: Estimator = {

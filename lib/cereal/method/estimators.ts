@@ -7,7 +7,7 @@
  */
 import { contingency, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
 import type { Draw } from "./designs";
-import { guardedEstimator, guardedNoOverconfidenceEstimator, ppiJackknifeEstimator } from "./estimators-guarded";
+import { guardedEstimator, guardedGapEstimator, guardedNoOverconfidenceEstimator, ppiJackknifeEstimator } from "./estimators-guarded";
 import { softEstimator } from "./estimators-soft";
 import type { OutOfSampleRecord } from "./out-of-sample";
 import { ppiHardEstimator, ppiHtEstimator, ppiLabelsEstimator, ppiSizeWeightedEstimator, ppiSoftEstimator, ppiStageRatioEstimator, ppiUntunedEstimator } from "./ppi";
@@ -124,6 +124,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "ppi-jackknife": ppiJackknifeEstimator,
   guarded: guardedEstimator,
   "guarded-no-overconfidence": guardedNoOverconfidenceEstimator,
+  "guarded-gap": guardedGapEstimator,
 };
 
 export function estimatorByName(name: string): Estimator {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { contingency, metricsFromTable, type ContingencyTable } from "@/lib/metrics";
 import type { EstimatorInput } from "./estimators";
 import { labelsOnlyEstimator } from "./estimators";
-import { jackknifeMetrics } from "./jackknife";
+import { jackknifeMetrics, jackknifeStandardError } from "./jackknife";
 import type { TestClustering } from "./problem";
 import { Random } from "../../random/named-streams";
 
@@ -58,5 +58,17 @@ describe("jackknife metrics", () => {
   it("leaves an estimate without labels to rest on unchanged (fewer than 2 rows)", () => {
     const { input, table } = independentSample(1, 1, 2, 2);
     expect(jackknifeMetrics(input, table)).toEqual(metricsFromTable(table(input)));
+  });
+
+  it("give a metric's standard error sqrt((G - 1) / G sum_g (theta_g - mean)^2) with the whole table's value, none under 2 rows", () => {
+    const { input, table } = independentSample(2, 60, 3, 3);
+    const leftOut = [0, 1, 2].map((g) => metricsFromTable(table({ ...input, multiplicity: Int32Array.from({ length: 60 }, (_, i) => (i % 3 === g ? 0 : 1)) })).nmi);
+    const mean = (leftOut[0] + leftOut[1] + leftOut[2]) / 3;
+    const { value, se } = jackknifeStandardError(input, table, "nmi", 3);
+    expect(value).toBe(metricsFromTable(table(input)).nmi);
+    expect(se).toBeCloseTo(Math.sqrt((2 / 3) * leftOut.reduce((a, v) => a + (v - mean) ** 2, 0)), 12);
+    expect(se!).toBeGreaterThan(0);
+    const single = independentSample(1, 1, 2, 2);
+    expect(jackknifeStandardError(single.input, single.table, "nmi").se).toBeNull();
   });
 });

@@ -16,29 +16,58 @@
  * bias is not of that form). It is for estimates that rest on the labels (the prediction-powered
  * table of a weak surrogate, estimators-guarded.ts); a table over all N items has no such bias.
  */
-import { clampMetric, METRIC_KEYS, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
+import { clampMetric, METRIC_KEYS, metricsFromTable, type ContingencyTable, type MetricKey, type MetricValues } from "@/lib/metrics";
 import type { EstimatorInput } from "./estimators";
 
 /** groups G (fewer when there are fewer labeled rows) */
 export const JACKKNIFE_GROUPS = 20;
+
+/** the metrics of the whole table and of the table with each group of labeled rows left out (none under 2 rows) */
+function leaveGroupsOut(
+  input: EstimatorInput,
+  table: (input: EstimatorInput) => ContingencyTable,
+  groups: number,
+): { full: MetricValues; leftOut: MetricValues[] } {
+  const full = metricsFromTable(table(input));
+  const m = input.labeled.rows.length;
+  const G = Math.min(groups, m);
+  const leftOut: MetricValues[] = [];
+  if (G < 2) return { full, leftOut };
+  for (let g = 0; g < G; g++) {
+    const multiplicity = new Int32Array(m);
+    for (let i = 0; i < m; i++) multiplicity[i] = i % G === g ? 0 : 1;
+    leftOut.push(metricsFromTable(table({ ...input, multiplicity })));
+  }
+  return { full, leftOut };
+}
 
 export function jackknifeMetrics(
   input: EstimatorInput,
   table: (input: EstimatorInput) => ContingencyTable,
   groups: number = JACKKNIFE_GROUPS,
 ): MetricValues {
-  const full = metricsFromTable(table(input));
-  const m = input.labeled.rows.length;
-  const G = Math.min(groups, m);
+  const { full, leftOut } = leaveGroupsOut(input, table, groups);
+  const G = leftOut.length;
   if (G < 2) return full;
-  const sums = Object.fromEntries(METRIC_KEYS.map((k) => [k, 0])) as MetricValues;
-  for (let g = 0; g < G; g++) {
-    const multiplicity = new Int32Array(m);
-    for (let i = 0; i < m; i++) multiplicity[i] = i % G === g ? 0 : 1;
-    const left = metricsFromTable(table({ ...input, multiplicity }));
-    for (const k of METRIC_KEYS) sums[k] += left[k];
-  }
   const out = {} as MetricValues;
-  for (const k of METRIC_KEYS) out[k] = clampMetric(k, G * full[k] - (G - 1) * (sums[k] / G));
+  for (const k of METRIC_KEYS) out[k] = clampMetric(k, G * full[k] - (G - 1) * (leftOut.reduce((a, v) => a + v[k], 0) / G));
   return out;
+}
+
+/**
+ * The grouped jackknife's standard error of one metric of a table, sqrt((G - 1) / G sum_g (theta_g - mean theta_g)^2)
+ * (Efron & Stein 1981); null under 2 labeled rows. The point estimate's own reading of how far a table's metric moves
+ * with its labels (the guard's overconfident branch compares it with the soft-ppi gap, estimators-guarded.ts).
+ */
+export function jackknifeStandardError(
+  input: EstimatorInput,
+  table: (input: EstimatorInput) => ContingencyTable,
+  metric: MetricKey,
+  groups: number = JACKKNIFE_GROUPS,
+): { value: number; se: number | null } {
+  const { full, leftOut } = leaveGroupsOut(input, table, groups);
+  const G = leftOut.length;
+  if (G < 2) return { value: full[metric], se: null };
+  const mean = leftOut.reduce((a, v) => a + v[metric], 0) / G;
+  return { value: full[metric], se: Math.sqrt(((G - 1) / G) * leftOut.reduce((a, v) => a + (v[metric] - mean) ** 2, 0)) };
 }

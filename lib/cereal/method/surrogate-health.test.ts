@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { denseTable, metricsFromTable } from "@/lib/metrics";
 import type { Draw } from "./designs";
-import { guardedEstimator, guardedNoOverconfidenceEstimator, guardedTable } from "./estimators-guarded";
-import { jackknifeMetrics } from "./jackknife";
+import { guardedEstimator, guardedGapEstimator, guardedMetrics, guardedNoOverconfidenceEstimator, guardedTable, OVERCONFIDENT_GAP_Z } from "./estimators-guarded";
+import { jackknifeMetrics, jackknifeStandardError } from "./jackknife";
 import type { EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
 import { EMPTY_RECORD, extendRecord } from "./out-of-sample";
@@ -145,6 +145,30 @@ describe("surrogate health: calibration", () => {
     const all = { ...sharp, proba: new Float32Array(0) };
     expect(guardedNoOverconfidenceEstimator.metrics!(all, clusters)).toEqual(metricsFromTable(softTable(all, clusters)));
     expect(guardedEstimator.metrics!(all, clusters)).not.toEqual(metricsFromTable(softTable(all, clusters)));
+  });
+
+  it("guarded-gap: an overconfident surrogate loses the soft table only while its NMI is more than z ppi jackknife s.e. from the ppi table's", () => {
+    // every row labeled: the soft table is the labels' table
+    const sharp = { ...batchOf([0.99, 0.01], (i) => i % 10 < 7), proba: new Float32Array(0) };
+    const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: 42 }, (_, i) => i % 2) };
+    const ppiOf = (input: EstimatorInput) => ppiTable(input, clusters, { pseudo: "soft", lambda: "tuned" });
+    const soft = metricsFromTable(softTable(sharp, clusters));
+    const ppi = jackknifeStandardError(sharp, ppiOf, "nmi");
+    expect(ppi.value).toBe(metricsFromTable(ppiOf(sharp)).nmi);
+    expect(ppi.se!).toBeGreaterThan(0);
+    const z = Math.abs(soft.nmi - ppi.value) / ppi.se!;
+    expect(z).toBeGreaterThan(0);
+    // the plentiful rule left out (42 labels are 5 a cell of 2 x 2), so that the gap alone decides
+    const gated = (at: number) => ({ overconfidentGapZ: at, plentifulPerCell: null });
+    expect(guardedMetrics(sharp, clusters, gated(0.9 * z))).toEqual(metricsFromTable(ppiOf(sharp)));
+    expect(denseTable(guardedTable(sharp, clusters, gated(0.9 * z)))).toEqual(denseTable(ppiOf(sharp)));
+    expect(guardedMetrics(sharp, clusters, gated(1.1 * z))).toEqual(soft);
+    expect(denseTable(guardedTable(sharp, clusters, gated(1.1 * z)))).toEqual(denseTable(softTable(sharp, clusters)));
+    // a bootstrap draw reads the ppi table whatever the gap
+    const draw = { ...sharp, multiplicity: new Int32Array(42).fill(1) };
+    expect(denseTable(guardedTable(draw, clusters, gated(1.1 * z)))).toEqual(denseTable(ppiOf(draw)));
+    // the registered form: z = OVERCONFIDENT_GAP_Z, and the plentiful rule as guarded's
+    expect(guardedGapEstimator.metrics!(sharp, clusters)).toEqual(guardedMetrics(sharp, clusters, { overconfidentGapZ: OVERCONFIDENT_GAP_Z }));
   });
 
   it("guarded: the ppi table for a clustering once the labels number 5 per cell of its table, however healthy the surrogate", () => {
