@@ -118,7 +118,7 @@ const CLASS_SURROGATES = ["mlp", "fake", "mixture", "select", "select-cells", "s
 async function simulationSurrogateFactory(name: (typeof CLASS_SURROGATES)[number], problem: CerealProblem): Promise<SurrogateFactory> {
   if (name !== "select" && name !== "select-cells" && name !== "select-both") return surrogateFactory(name);
   const candidates = { mlp: await surrogateFactory("mlp"), mixture: gaussianMixtureSurrogateFactory };
-  const cells = cellBiasScore(problem.clusterings.map((c) => c.assignments));
+  const cells = cellBiasScore(problem.clusterings);
   const score = name === "select" ? logLossScore : name === "select-cells" ? cells : agreeingScore(logLossScore, cells);
   return selectingSurrogateFactory(candidates, score, problem.clusterings);
 }

@@ -4,7 +4,7 @@ import { agreeingScore, cellBiasScore, logLossScore, meanLogLoss } from "./famil
 // 20 rows, 2 classes; cluster 0 (rows 0-9) holds classes 0 and 1 alternately, cluster 1 (rows 10-19) class 1 only
 const C = 2;
 const labels = Int32Array.from({ length: 20 }, (_, i) => (i < 10 ? i % 2 : 1));
-const clustering = Int32Array.from({ length: 20 }, (_, i) => (i < 10 ? 0 : 1));
+const clustering = { k: 2, assignments: Int32Array.from({ length: 20 }, (_, i) => (i < 10 ? 0 : 1)) };
 const rows = Int32Array.from({ length: 20 }, (_, i) => i);
 const fresh = { rows, labels, inclusion: null, pool: 20 };
 
@@ -58,7 +58,7 @@ describe("family scores", () => {
     // pool of 2,000 rows, cluster 0 half class 0 / half class 1; pi = (0.5, 0.5) there is unbiased, (0.7, 0.3) biased by 0.2 per item of cluster 0
     const N = 2000;
     const poolLabels = Int32Array.from({ length: N }, (_, i) => (i < N / 2 ? i % 2 : 1));
-    const poolClusters = Int32Array.from({ length: N }, (_, i) => (i < N / 2 ? 0 : 1));
+    const poolClusters = { k: 2, assignments: Int32Array.from({ length: N }, (_, i) => (i < N / 2 ? 0 : 1)) };
     const fair = (i: number, y: number) => (i < N / 2 ? 0.5 : y === 1 ? 1 : 0);
     const biased = (i: number, y: number) => (i < N / 2 ? (y === 0 ? 0.7 : 0.3) : y === 1 ? 1 : 0);
     const scorer = cellBiasScore([poolClusters])(2, C);

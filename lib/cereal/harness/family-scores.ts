@@ -12,6 +12,7 @@
  *   unbiased estimate of the squared cell bias, summed over the clusterings. Errors that cancel within a
  *   cell (the soft table does not see them) cost nothing; a family whose pi sums to the right table wins.
  */
+import type { TestClustering } from "../method/problem";
 
 /** rows labeled since the candidates' previous fit, which those models never saw */
 export interface FreshRows {
@@ -57,10 +58,10 @@ export const logLossScore: FamilyScorerFactory = (candidates, numClasses) => {
   };
 };
 
-/** the cell-bias score over these clusterings (each a cluster id per row of the embeddings) */
-export function cellBiasScore(clusterings: readonly Int32Array[]): FamilyScorerFactory {
+/** the cell-bias score over these clusterings (each a cluster id per row of the embeddings, k clusters) */
+export function cellBiasScore(clusterings: readonly Pick<TestClustering, "assignments" | "k">[]): FamilyScorerFactory {
   if (clusterings.length === 0) throw new Error("cellBiasScore: name at least one clustering");
-  const sizes = clusterings.map((assignments) => assignments.reduce((max, k) => Math.max(max, k), -1) + 1);
+  const sizes = clusterings.map((clustering) => clustering.k);
   return (candidates, numClasses) => {
     // per candidate and clustering, per cell (cluster k, class y) at k C + y: sum u and sum u^2
     const sums = Array.from({ length: candidates }, () => sizes.map((K) => new Float64Array(K * numClasses)));
@@ -73,7 +74,7 @@ export function cellBiasScore(clusterings: readonly Int32Array[]): FamilyScorerF
           const scale = fresh.inclusion ? batch / (fresh.inclusion[j] * fresh.pool) : 1;
           if (!(scale > 0 && Number.isFinite(scale))) throw new Error(`cellBiasScore: row ${fresh.rows[j]} has inclusion probability ${fresh.inclusion?.[j]}`);
           probas.forEach((proba, k) =>
-            clusterings.forEach((assignments, c) => {
+            clusterings.forEach(({ assignments }, c) => {
               const base = assignments[fresh.rows[j]] * numClasses;
               for (let y = 0; y < numClasses; y++) {
                 const u = ((y === fresh.labels[j] ? 1 : 0) - proba[j * numClasses + y]) * scale;

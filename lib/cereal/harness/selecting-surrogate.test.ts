@@ -67,7 +67,7 @@ describe("surrogate selection by out-of-sample log-loss", () => {
     const leaning = Float32Array.from({ length: N * C }, (_, j) => (j % C === 0 ? 0.7 : 0.3));
     const added: (Float64Array | null)[] = [];
     const create = selectingSurrogateFactory({ leaning: async () => createFixedSurrogate(leaning, C), swapped: async () => createFixedSurrogate(swapped, C) }, (candidates, classes) => {
-      const inner = cellBiasScore([clusters])(candidates, classes);
+      const inner = cellBiasScore([{ k: 2, assignments: clusters }])(candidates, classes);
       return { ...inner, add: (fresh, probas) => (added.push(fresh.inclusion), inner.add(fresh, probas)) };
     });
     const s = await create(embeddings, C);

@@ -69,7 +69,7 @@ export function selectingSurrogateFactory(
             const freshRows: FreshRows = { rows, labels, inclusion, pool: embeddings.n - (labeled.rows.length - fresh.length) };
             score.add(freshRows, probas);
             if (diagnose) {
-              const cells = cellBiasScore(diagnose.map((c) => c.assignments))(surrogates.length, numClasses);
+              const cells = cellBiasScore(diagnose)(surrogates.length, numClasses);
               cells.add(freshRows, probas);
               const bias = cells.scores();
               batchScores = probas.map((proba, k) => ({ "log-loss": meanLogLoss(proba, labels, numClasses), "cell bias": bias[k] }));
