@@ -4,7 +4,8 @@
  * same bundles and seeds. Per
  * bundle and estimator recorded in the configuration's runs: AEC(NMI) per 1000 labels over the
  * rounds up to the smaller of the two runs' budgets, the ratio of the mean AECs to Random's, the
- * per-seed ratios' mean ± standard error, how many seeds beat Random, and the 90% intervals after
+ * per-seed ratios' mean ± standard error, how many seeds beat Random, the paired difference to the estimator the
+ * runs report (their configuration's, e.g. `guarded` for `--recommended`), and the 90% intervals after
  * 200 labels holding the truth; plus the share of rounds the guard read as weak or diffuse.
  *
  *   node --import tsx bench/versus-random.ts RUN.json [RUN.json ...]   (Random's runs among them)
@@ -35,8 +36,8 @@ for (const { file, run } of all.filter(({ run }) => !isRandom(run))) {
   byBundle.set(group, [...(byBundle.get(group) ?? []), { run, random }]);
 }
 
-console.log("| bundle | budget | estimator | seeds | AEC NMI per 1000 labels (Random's) | ratio of means | per-seed ratio, mean ± se | seeds better than Random | 90% intervals after 200 labels holding the truth | rounds weak / diffuse |");
-console.log("|---|---|---|---|---|---|---|---|---|---|");
+console.log("| bundle | budget | estimator | seeds | AEC NMI per 1000 labels (Random's) | ratio of means | per-seed ratio, mean ± se | seeds better than Random | minus the configuration's estimator, mean ± se | 90% intervals after 200 labels holding the truth | rounds weak / diffuse |");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|");
 for (const [bundle, pairs] of [...byBundle.entries()].sort()) {
   const budget = Math.min(...pairs.flatMap(({ run, random }) => [run.summary.nLabels, random.summary.nLabels]));
   const summaries = pairs.map(({ run, random }) => {
@@ -52,15 +53,18 @@ for (const [bundle, pairs] of [...byBundle.entries()].sort()) {
   });
   const seeds = pairs.map(({ run }) => run.config.seed).join(",");
   const weak = `${summaries.reduce((a, s) => a + s.weak, 0)} / ${summaries.reduce((a, s) => a + s.diffuse, 0)} of ${summaries.reduce((a, s) => a + s.rounds, 0)}`;
+  // the estimator each run reports (its configuration's), against which the compared ones are paired by seed
+  const own = summaries.map((s, i) => s.run[pairs[i].run.config.estimator as string].aecPer1000Labels.nmi);
   for (const estimator of Object.keys(summaries[0].run)) {
     const aecs = summaries.map((s) => s.run[estimator].aecPer1000Labels.nmi);
+    const minusOwn = aecs.map((a, i) => a - own[i]);
     const randomAecs = summaries.map((s) => s.random);
     const ratios = aecs.map((a, i) => a / randomAecs[i]);
     const covered = summaries.reduce((a, s) => a + (s.run[estimator].coveredAfter200?.nmi ?? 0), 0);
     const count = summaries.reduce((a, s) => a + s.run[estimator].countAfter200, 0);
     const hasIntervals = summaries.every((s) => s.run[estimator].coveredAfter200 !== null);
     console.log(
-      `| ${bundle} | ${budget} | ${estimator} | ${pairs.length} (${seeds}) | ${mean(aecs).toFixed(4)} (${mean(randomAecs).toFixed(4)}) | ${(mean(aecs) / mean(randomAecs)).toFixed(2)}x | ${mean(ratios).toFixed(2)} ± ${se(ratios).toFixed(2)} | ${ratios.filter((r) => r < 1).length}/${ratios.length} | ${hasIntervals ? `${covered}/${count}` : "-"} | ${weak} |`,
+      `| ${bundle} | ${budget} | ${estimator} | ${pairs.length} (${seeds}) | ${mean(aecs).toFixed(4)} (${mean(randomAecs).toFixed(4)}) | ${(mean(aecs) / mean(randomAecs)).toFixed(2)}x | ${mean(ratios).toFixed(2)} ± ${se(ratios).toFixed(2)} | ${ratios.filter((r) => r < 1).length}/${ratios.length} | ${mean(minusOwn).toFixed(4)} ± ${se(minusOwn).toFixed(4)} | ${hasIntervals ? `${covered}/${count}` : "-"} | ${weak} |`,
     );
   }
 }
