@@ -16,7 +16,8 @@
  * reports ppi where the soft and ppi NMI are more than Z of ppi's standard errors apart (read off ppi's recorded
  * 90% interval), in this round or, kept, in any round so far. `--bundles DIR,DIR` names the bundles' folders (labels, clusterings)
  * and adds the switch to ppi from 5-40 labels per cell (labelsArePlentiful). A run's recorded `guarded` is the guard of the
- * code that made it: since the plentiful-labels rule (be9674c) it switches at 5 per cell itself. Runs of `--surrogate select`
+ * code that made it: since the plentiful-labels rule (be9674c) it switches at 5 per cell itself, and since the gap gate its
+ * overconfident branch needs the soft-ppi gap (that guard's form before the gate is `guarded-no-gap`). Runs of `--surrogate select`
  * (a group of their own) also replay the recorded guard with the soft table wherever the mixture predicted and read calibrated.
  *
  *   node --import tsx bench/guard-replay.ts [--bundles DIR,DIR] RUN.json [RUN.json ...]   (Random's runs among them)
@@ -26,7 +27,7 @@ import { basename, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { aec } from "@/lib/cereal/harness/aec";
 import type { RoundRecord, SimulationResult } from "@/lib/cereal/harness/simulate";
-import { labelsArePlentiful, PLENTIFUL_LABELS_PER_CELL } from "@/lib/cereal/method/estimators-guarded";
+import { labelsArePlentiful, OVERCONFIDENT_GAP_Z, PLENTIFUL_LABELS_PER_CELL } from "@/lib/cereal/method/estimators-guarded";
 import type { RowPrediction } from "@/lib/cereal/method/out-of-sample";
 import { softResidualReading, type SoftResidualReading } from "@/lib/cereal/method/soft-residual";
 import { readsOverconfident } from "@/lib/cereal/method/surrogate-health";
@@ -172,7 +173,7 @@ const plentiful = (perCell: number, r: RoundRecord, c: string, run: RunFile) => 
   if (!bundle || k === undefined) throw new Error(`--bundles must name ${run.bundle}'s folder for the labels-per-cell rule`);
   return labelsArePlentiful(r.nLabels, bundle.numClasses, k, perCell);
 };
-/** the guard before the rule until the labels number `perCell` per cell, then ppi (at 5: the code's guard since be9674c) */
+/** the guard before the rule until the labels number `perCell` per cell, then ppi (at 5: the default guard from be9674c until the gap gate, now `guarded-no-gap`) */
 const ppiOncePerCell =
   (perCell: number): Pick =>
   (r, earlier, c, run) =>
@@ -186,7 +187,7 @@ const withoutOverconfidence =
     return picked === "ppi" ? "soft" : picked;
   };
 
-/** the code's guard (ppi from `perCell` labels per cell on), but before then its overconfident branch keeps the soft table
+/** `guarded-no-gap` (ppi from `perCell` labels per cell on), but before then its overconfident branch keeps the soft table
  * unless the soft-ppi gap exceeds z ppi standard errors in this round (overconfidentNeedsGap cannot tell that branch from
  * the plentiful rule's ppi in runs made since be9674c; this one replays both) */
 const overconfidentNeedsGapBeforePlentiful =
@@ -249,13 +250,13 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
     if (group.every((r) => bundles.has(r.bundle)))
       for (const t of [5, 10, 20, 40])
         replayed.push(
-          [`the guard before the rule, ppi from ${t} labels per cell (classes x clusters) on${t === PLENTIFUL_LABELS_PER_CELL ? " (the code's guard)" : ""}`, ppiOncePerCell(t)],
+          [`the guard before the rule, ppi from ${t} labels per cell (classes x clusters) on${t === PLENTIFUL_LABELS_PER_CELL ? " (guarded-no-gap)" : ""}`, ppiOncePerCell(t)],
           [`no overconfident branch, ppi from ${t} labels per cell on`, withoutOverconfidence(t)],
         );
     if (group.every((r) => bundles.has(r.bundle)))
       for (const z of [1, 2, 3])
         replayed.push([
-          `the code's guard, its overconfident branch only while the gap > ${z} ppi s.e.`,
+          `guarded-no-gap, its overconfident branch only while the gap > ${z} ppi bootstrap s.e.${z === OVERCONFIDENT_GAP_Z ? " (the default guard with the bootstrap's s.e. for the jackknife's)" : ""}`,
           overconfidentNeedsGapBeforePlentiful(PLENTIFUL_LABELS_PER_CELL, z),
         ]);
     for (const k of [0.5, 1, 2, 4]) replayed.push([`soft shrunk towards ppi, w = max(0, 1 - ${k} se^2 / D^2)`, shrinkTowardsPpi(k)]);
@@ -273,7 +274,8 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
       ...[2, 3].map((z): [string, Pick] => [`guard G = 0.25 + NMI-projected residual z > ${z}`, residualGuard((g) => g.nmiZ > z)]),
     );
   if (group.every((r) => bundles.has(r.bundle) && r.rounds.every((round) => round.byEstimator?.ppi && round.byEstimator?.soft))) {
-    // runs made since be9674c: the replayed code's guard should report what the run's own guard reported
+    // runs made since be9674c: the replayed guard should report what the run's own guard of that form reported (`guarded`
+    // until the gap gate, `guarded-no-gap` since)
     const code = ppiOncePerCell(PLENTIFUL_LABELS_PER_CELL);
     let differ = 0;
     let all = 0;
@@ -283,9 +285,9 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
           const picked = code(r, run.rounds.slice(0, i), c, run);
           const nmi = typeof picked === "number" ? picked : r.byEstimator![picked].estimate[c].nmi;
           all++;
-          if (nmi !== r.byEstimator!.guarded.estimate[c].nmi) differ++;
+          if (nmi !== (r.byEstimator!["guarded-no-gap"] ?? r.byEstimator!.guarded).estimate[c].nmi) differ++;
         }
-    process.stderr.write(`${label}: the replayed code's guard reports another NMI than the recorded guarded in ${differ} of ${all} (round, clustering) pairs (for runs made since be9674c, 0 but for the kept over-confidence reading, which the replay reads from each earlier round's latest window only where the code read every window)\n`);
+    process.stderr.write(`${label}: the replayed guarded-no-gap reports another NMI than the recorded one (guarded in runs before the gap gate) in ${differ} of ${all} (round, clustering) pairs (for runs made since be9674c, 0 but for the kept over-confidence reading, which the replay reads from each earlier round's latest window only where the code read every window)\n`);
   }
   // the last column's reference: the guard before issue #23's over-confidence reading, or the run's own guard where it cannot be replayed
   const before = group.map((r) => aecOf(r, budget, replayable ? guard(null) : () => "guarded"));

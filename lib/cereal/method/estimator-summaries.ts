@@ -31,15 +31,15 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   "ppi-labels": { estimate: "prediction-powered as ppi with no surrogate term (lambda = 0): the labels alone, weighted by how they were drawn, each cluster rescaled to its size.", interval: BOOTSTRAP },
   "ppi-jackknife": { estimate: "prediction-powered as ppi, with a jackknife correction of its small-sample bias (the guarded estimator's choice for a weak surrogate).", interval: BOOTSTRAP },
   guarded: {
-    estimate: `${GUARDED_ESTIMATE} Once its confidence has been more than 25 points above how often it is right (overconfident), prediction-powered; and prediction-powered for a clustering once the labels number 5 per cell of its table (classes × clusters), however healthy the surrogate reads.`,
+    estimate: `${GUARDED_ESTIMATE} Once its confidence has been more than 25 points above how often it is right (overconfident), prediction-powered in the rounds where the soft and prediction-powered NMI are more than 2 jackknife standard errors apart; and prediction-powered for a clustering once the labels number 5 per cell of its table (classes × clusters), however healthy the surrogate reads.`,
     interval: GUARDED_INTERVAL,
   },
   "guarded-no-overconfidence": {
     estimate: `${GUARDED_ESTIMATE} It does not read over-confidence (the guarded estimator before issue #23's overconfidence guard).`,
     interval: GUARDED_INTERVAL,
   },
-  "guarded-gap": {
-    estimate: `${GUARDED_ESTIMATE} Once overconfident, prediction-powered only while its soft and prediction-powered NMI are more than 2 jackknife standard errors apart; prediction-powered once the labels number 5 per cell, as guarded.`,
+  "guarded-no-gap": {
+    estimate: `${GUARDED_ESTIMATE} Once overconfident, prediction-powered in every later round, however close its soft and prediction-powered NMI (the guarded estimator before the gap test); prediction-powered once the labels number 5 per cell, as guarded.`,
     interval: GUARDED_INTERVAL,
   },
 };

@@ -20,7 +20,10 @@
  * in some window, surrogate-health.ts guardReading: FixMatch at 50-68% on weak-c5), the soft table counts every
  * item in the class pi is sure of and reads NMI 0.05-0.10 low; the estimate is then the power-tuned
  * ppi table (not jackknifed: there it already reads low, and the jackknife pushed it further down;
- * ESTIMATORS.md). Once the labels number PLENTIFUL_LABELS_PER_CELL per cell of a clustering's table
+ * ESTIMATORS.md), but only in a round whose soft and ppi NMI are more than OVERCONFIDENT_GAP_Z of the ppi
+ * table's jackknife standard errors apart: an overconfident reading alone also fires on the demo, whose soft
+ * table is the better one there, and the gap is where the bias shows (ESTIMATORS.md, "The overconfident
+ * branch, gated by the gap"). Once the labels number PLENTIFUL_LABELS_PER_CELL per cell of a clustering's table
  * (classes x clusters), that clustering's estimate is the ppi table too, however healthy the surrogate
  * reads: the soft table buys a smaller variance with a bias that more labels do not shrink, while the
  * ppi table's variance falls with the labels per cell; on weak-c5 (5 x 5 cells) FixMatch's soft
@@ -59,21 +62,21 @@ export interface GuardOptions extends HealthOptions {
   readonly overconfidence?: boolean;
   /** default PLENTIFUL_LABELS_PER_CELL; null: the soft table at any number of labels (guarded-no-overconfidence) */
   readonly plentifulPerCell?: number | null;
-  /** default null: an overconfident pi always loses the soft table; z: only in a round whose soft and ppi NMI are more than z of ppi's jackknife standard errors apart (guarded-gap) */
+  /** null: an overconfident pi always loses the soft table (guarded-no-gap); z: only in a round whose soft and ppi NMI are more than z of ppi's jackknife standard errors apart (the default, OVERCONFIDENT_GAP_Z) */
   readonly overconfidentGapZ?: number | null;
 }
 
-/** the soft-ppi gap's z of guarded-gap: 2 in the replay of MEASUREMENTS.md "The overconfident branch since the plentiful-labels rule" (3 gained more on the demo and began to cost weak-imbalanced and weak-aniso) */
+/** the soft-ppi gap's z of the default guard: 2 in the replay of MEASUREMENTS.md "The overconfident branch since the plentiful-labels rule" (3 gained more on the demo and began to cost weak-imbalanced and weak-aniso), then measured as built on fresh seeds ("The overconfident branch gated by the gap, as built") */
 export const OVERCONFIDENT_GAP_Z = 2;
 
 /**
- * Whether an overconfident pi's soft table should give way to the ppi table: always, unless the guard asks for the gap;
- * then only while the two tables' NMI are more than z ppi jackknife standard errors apart (a soft table that reads within
- * the ppi table's own noise keeps its smaller variance). A bootstrap draw reads the ppi table whichever way this goes.
+ * Whether an overconfident pi's soft table should give way to the ppi table: only while the two tables' NMI are more than
+ * z ppi jackknife standard errors apart (a soft table that reads within the ppi table's own noise keeps its smaller
+ * variance), or always where the guard sets no z. A bootstrap draw reads the ppi table whichever way this goes.
  */
 function overconfidenceShows(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): boolean {
-  const z = guard.overconfidentGapZ;
-  if (z === undefined || z === null || input.multiplicity) return true;
+  const z = guard.overconfidentGapZ === undefined ? OVERCONFIDENT_GAP_Z : guard.overconfidentGapZ;
+  if (z === null || input.multiplicity) return true;
   const ppi = jackknifeStandardError(input, (i) => ppiTable(i, clustering, PPI), "nmi");
   if (ppi.se === null) return true;
   return Math.abs(metricsFromTable(softTable(input, clustering)).nmi - ppi.value) > z * ppi.se;
@@ -125,13 +128,12 @@ function guardedEstimatorOf(name: string, guard: GuardOptions): Estimator {
   };
 }
 
-/** the default: the soft table only while pi is neither weak, diffuse nor overconfident and the labels are few per cell (issue #23) */
+/** the default: the soft table only while pi is neither weak, diffuse nor overconfident with a soft-ppi gap to show, and the labels are few per cell (issue #23) */
 export const guardedEstimator = guardedEstimatorOf("guarded", {});
 /** the guard before it read over-confidence (or counted labels per cell), for the comparisons in the grid */
 export const guardedNoOverconfidenceEstimator = guardedEstimatorOf("guarded-no-overconfidence", { overconfidence: false, plentifulPerCell: null });
-
-/** the default guard whose overconfident branch needs the soft-ppi gap to show (issue #23's lead, compared before it is adopted) */
-export const guardedGapEstimator = guardedEstimatorOf("guarded-gap", { overconfidentGapZ: OVERCONFIDENT_GAP_Z });
+/** the default guard before the gap gate: an overconfident surrogate always loses the soft table */
+export const guardedNoGapEstimator = guardedEstimatorOf("guarded-no-gap", { overconfidentGapZ: null });
 
 /** the guard's weak branch on its own, in every round: the soft ppi table, its metrics jackknifed (issue #23's comparisons) */
 export const ppiJackknifeEstimator: Estimator = {

@@ -7,7 +7,7 @@
  */
 import { contingency, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
 import type { Draw } from "./designs";
-import { guardedEstimator, guardedGapEstimator, guardedNoOverconfidenceEstimator, ppiJackknifeEstimator } from "./estimators-guarded";
+import { guardedEstimator, guardedNoGapEstimator, guardedNoOverconfidenceEstimator, ppiJackknifeEstimator } from "./estimators-guarded";
 import { softEstimator } from "./estimators-soft";
 import type { OutOfSampleRecord } from "./out-of-sample";
 import { ppiHardEstimator, ppiHtEstimator, ppiLabelsEstimator, ppiSizeWeightedEstimator, ppiSoftEstimator, ppiStageRatioEstimator, ppiUntunedEstimator } from "./ppi";
@@ -124,7 +124,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "ppi-jackknife": ppiJackknifeEstimator,
   guarded: guardedEstimator,
   "guarded-no-overconfidence": guardedNoOverconfidenceEstimator,
-  "guarded-gap": guardedGapEstimator,
+  "guarded-no-gap": guardedNoGapEstimator,
 };
 
 export function estimatorByName(name: string): Estimator {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { denseTable, metricsFromTable } from "@/lib/metrics";
 import type { Draw } from "./designs";
-import { guardedEstimator, guardedGapEstimator, guardedMetrics, guardedNoOverconfidenceEstimator, guardedTable, OVERCONFIDENT_GAP_Z } from "./estimators-guarded";
+import { guardedEstimator, guardedMetrics, guardedNoGapEstimator, guardedNoOverconfidenceEstimator, guardedTable, OVERCONFIDENT_GAP_Z } from "./estimators-guarded";
 import { jackknifeMetrics, jackknifeStandardError } from "./jackknife";
 import type { EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
@@ -135,22 +135,25 @@ describe("surrogate health: calibration", () => {
     expect(guardReading(later.labeled, later.draws, later.outOfSample).overconfident).toBe(false);
   });
 
-  it("guarded: an overconfident surrogate gets the ppi table, the guard before it keeps the soft one", () => {
+  it("guarded-no-gap: an overconfident surrogate gets the ppi table however close the tables, the guard before it keeps the soft one", () => {
     const sharp = batchOf([0.99, 0.01], (i) => i % 10 < 7);
     const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: 42 }, (_, i) => i % 2) };
     const ppi = ppiTable(sharp, clusters, { pseudo: "soft", lambda: "tuned" });
-    expect(guardedEstimator.metrics!(sharp, clusters)).toEqual(metricsFromTable(ppi));
-    expect(denseTable(guardedEstimator.table(sharp, clusters))).toEqual(denseTable(ppi));
-    // every row labeled: the soft table is the labels' table
+    expect(guardedNoGapEstimator.metrics!(sharp, clusters)).toEqual(metricsFromTable(ppi));
+    expect(denseTable(guardedNoGapEstimator.table(sharp, clusters))).toEqual(denseTable(ppi));
+    // every row labeled: the soft table is the labels' table; the plentiful rule left out (42 labels are 5 a cell)
     const all = { ...sharp, proba: new Float32Array(0) };
     expect(guardedNoOverconfidenceEstimator.metrics!(all, clusters)).toEqual(metricsFromTable(softTable(all, clusters)));
-    expect(guardedEstimator.metrics!(all, clusters)).not.toEqual(metricsFromTable(softTable(all, clusters)));
+    const ungated = guardedMetrics(all, clusters, { overconfidentGapZ: null, plentifulPerCell: null });
+    expect(ungated).toEqual(metricsFromTable(ppiTable(all, clusters, { pseudo: "soft", lambda: "tuned" })));
+    expect(ungated).not.toEqual(metricsFromTable(softTable(all, clusters)));
   });
 
-  it("guarded-gap: an overconfident surrogate loses the soft table only while its NMI is more than z ppi jackknife s.e. from the ppi table's", () => {
-    // every row labeled: the soft table is the labels' table
-    const sharp = { ...batchOf([0.99, 0.01], (i) => i % 10 < 7), proba: new Float32Array(0) };
-    const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: 42 }, (_, i) => i % 2) };
+  it("guarded: an overconfident surrogate loses the soft table only while its NMI is more than z ppi jackknife s.e. from the ppi table's", () => {
+    // 42 labeled rows and 100 more, all of which pi puts in class 0 at 0.99
+    const sharp = { ...batchOf([0.99, 0.01], (i) => i % 10 < 7), n: 142, unlabeled: Int32Array.from({ length: 100 }, (_, i) => 42 + i) };
+    sharp.proba = Float32Array.from({ length: 200 }, (_, j) => (j % 2 === 0 ? 0.99 : 0.01));
+    const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: 142 }, (_, i) => i % 2) };
     const ppiOf = (input: EstimatorInput) => ppiTable(input, clusters, { pseudo: "soft", lambda: "tuned" });
     const soft = metricsFromTable(softTable(sharp, clusters));
     const ppi = jackknifeStandardError(sharp, ppiOf, "nmi");
@@ -167,8 +170,10 @@ describe("surrogate health: calibration", () => {
     // a bootstrap draw reads the ppi table whatever the gap
     const draw = { ...sharp, multiplicity: new Int32Array(42).fill(1) };
     expect(denseTable(guardedTable(draw, clusters, gated(1.1 * z)))).toEqual(denseTable(ppiOf(draw)));
-    // the registered form: z = OVERCONFIDENT_GAP_Z, and the plentiful rule as guarded's
-    expect(guardedGapEstimator.metrics!(sharp, clusters)).toEqual(guardedMetrics(sharp, clusters, { overconfidentGapZ: OVERCONFIDENT_GAP_Z }));
+    // the default guard is gated at OVERCONFIDENT_GAP_Z: this gap (a third of a standard error) keeps the soft table, where the ungated guard drops it
+    expect(z).toBeLessThan(OVERCONFIDENT_GAP_Z);
+    expect(guardedMetrics(sharp, clusters, { plentifulPerCell: null })).toEqual(soft);
+    expect(guardedMetrics(sharp, clusters, { plentifulPerCell: null, overconfidentGapZ: null })).toEqual(metricsFromTable(ppiOf(sharp)));
   });
 
   it("guarded: the ppi table for a clustering once the labels number 5 per cell of its table, however healthy the surrogate", () => {
