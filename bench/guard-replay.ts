@@ -17,7 +17,9 @@
  * 90% interval), in this round or, kept, in any round so far. `--bundles DIR,DIR` names the bundles' folders (labels, clusterings)
  * and adds the switch to ppi from 5-40 labels per cell (labelsArePlentiful). A run's recorded `guarded` is the guard of the
  * code that made it: since the plentiful-labels rule (be9674c) it switches at 5 per cell itself, and since the gap gate its
- * overconfident branch needs the soft-ppi gap (that guard's form before the gate is `guarded-no-gap`). Runs of `--surrogate select`
+ * overconfident branch needs the soft-ppi gap (that guard's form before the gate is `guarded-no-gap`); with `--bundles`,
+ * such runs also replay that gate (with ppi's bootstrap s.e.) at z = 1-3, and at z = 2 with the over-confidence read
+ * from G = 0.15 or 0.2 instead of 0.25. Runs of `--surrogate select`
  * (a group of their own) also replay the recorded guard with the soft table wherever the mixture predicted and read calibrated.
  *
  *   node --import tsx bench/guard-replay.ts [--bundles DIR,DIR] RUN.json [RUN.json ...]   (Random's runs among them)
@@ -161,11 +163,15 @@ const shrinkTowardsPpi =
   };
 
 /** the guard before the plentiful-labels rule, from a run's records: weak or diffuse as recorded (the run's guard then
- * reports the jackknifed ppi or ppi-hard whatever its code), else ppi once a window read overconfident (G = 0.25), else soft */
-const guardBeforePlentiful: Pick = (r, earlier) => {
-  if (r.surrogateHealth?.weak || r.surrogateHealth?.diffuse) return "guarded";
-  return over(r, 0.25) || earlier.some((e) => over(e, 0.25)) ? "ppi" : "soft";
-};
+ * reports the jackknifed ppi or ppi-hard whatever its code), else ppi once a window read overconfident (by G, the code's
+ * 0.25 unless named), else soft */
+const guardBeforePlentifulAt =
+  (G: number): Pick =>
+  (r, earlier) => {
+    if (r.surrogateHealth?.weak || r.surrogateHealth?.diffuse) return "guarded";
+    return over(r, G) || earlier.some((e) => over(e, G)) ? "ppi" : "soft";
+  };
+const guardBeforePlentiful = guardBeforePlentifulAt(0.25);
 /** the labels number `perCell` per cell of the clustering's table (classes x clusters) in this round */
 const plentiful = (perCell: number, r: RoundRecord, c: string, run: RunFile) => {
   const bundle = bundles.get(run.bundle);
@@ -191,10 +197,10 @@ const withoutOverconfidence =
  * unless the soft-ppi gap exceeds z ppi standard errors in this round (overconfidentNeedsGap cannot tell that branch from
  * the plentiful rule's ppi in runs made since be9674c; this one replays both) */
 const overconfidentNeedsGapBeforePlentiful =
-  (perCell: number, z: number): Pick =>
+  (perCell: number, z: number, G = 0.25): Pick =>
   (r, earlier, c, run) => {
     if (plentiful(perCell, r, c, run)) return "ppi";
-    const picked = guardBeforePlentiful(r, earlier, c, run);
+    const picked = guardBeforePlentifulAt(G)(r, earlier, c, run);
     return picked === "ppi" && !gapFires(r, c, z) ? "soft" : picked;
   };
 
@@ -258,6 +264,13 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
         replayed.push([
           `guarded-no-gap, its overconfident branch only while the gap > ${z} ppi bootstrap s.e.${z === OVERCONFIDENT_GAP_Z ? " (the default guard with the bootstrap's s.e. for the jackknife's)" : ""}`,
           overconfidentNeedsGapBeforePlentiful(PLENTIFUL_LABELS_PER_CELL, z),
+        ]);
+    // with the gap gate, the over-confidence reading may start lower than the 25 points it needed on its own
+    if (group.every((r) => bundles.has(r.bundle)))
+      for (const G of [0.15, 0.2])
+        replayed.push([
+          `guarded-no-gap, its overconfident branch from G = ${G} and only while the gap > ${OVERCONFIDENT_GAP_Z} ppi bootstrap s.e.`,
+          overconfidentNeedsGapBeforePlentiful(PLENTIFUL_LABELS_PER_CELL, OVERCONFIDENT_GAP_Z, G),
         ]);
     for (const k of [0.5, 1, 2, 4]) replayed.push([`soft shrunk towards ppi, w = max(0, 1 - ${k} se^2 / D^2)`, shrinkTowardsPpi(k)]);
     if (group.some((r) => r.rounds.some(mixtureChosen)))
