@@ -42,6 +42,10 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     estimate: `${GUARDED_ESTIMATE} Once overconfident, prediction-powered in every later round, however close its soft and prediction-powered NMI (the guarded estimator before the gap test); prediction-powered once the labels number 5 per cell, as guarded.`,
     interval: GUARDED_INTERVAL,
   },
+  "guarded-overconfident-15": {
+    estimate: `${GUARDED_ESTIMATE} As guarded, but it reads the surrogate as overconfident once its confidence has been more than 15 points (not 25) above how often it is right.`,
+    interval: GUARDED_INTERVAL,
+  },
 };
 
 export function estimatorSummary(name: string): EstimatorSummary | null {

@@ -135,6 +135,9 @@ export const guardedNoOverconfidenceEstimator = guardedEstimatorOf("guarded-no-o
 /** the default guard before the gap gate: an overconfident surrogate always loses the soft table */
 export const guardedNoGapEstimator = guardedEstimatorOf("guarded-no-gap", { overconfidentGapZ: null });
 
+/** the default guard reading over-confidence from 15 points (OVERCONFIDENT_GAP: 25): replayed on recorded runs it took weak-imbalanced 0.95x -> 0.72x Random's AEC of NMI (seeds 40-47), built to be measured (issue #23) */
+export const guardedOverconfident15Estimator = guardedEstimatorOf("guarded-overconfident-15", { overconfidentGap: 0.15 });
+
 /** the guard's weak branch on its own, in every round: the soft ppi table, its metrics jackknifed (issue #23's comparisons) */
 export const ppiJackknifeEstimator: Estimator = {
   name: "ppi-jackknife",

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { denseTable, metricsFromTable } from "@/lib/metrics";
 import type { Draw } from "./designs";
-import { guardedEstimator, guardedMetrics, guardedNoGapEstimator, guardedNoOverconfidenceEstimator, guardedTable, OVERCONFIDENT_GAP_Z } from "./estimators-guarded";
+import {
+  guardedEstimator,
+  guardedMetrics,
+  guardedNoGapEstimator,
+  guardedNoOverconfidenceEstimator,
+  guardedOverconfident15Estimator,
+  guardedTable,
+  OVERCONFIDENT_GAP_Z,
+} from "./estimators-guarded";
 import { jackknifeMetrics, jackknifeStandardError } from "./jackknife";
 import type { EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
@@ -174,6 +182,22 @@ describe("surrogate health: calibration", () => {
     expect(z).toBeLessThan(OVERCONFIDENT_GAP_Z);
     expect(guardedMetrics(sharp, clusters, { plentifulPerCell: null })).toEqual(soft);
     expect(guardedMetrics(sharp, clusters, { plentifulPerCell: null, overconfidentGapZ: null })).toEqual(metricsFromTable(ppiOf(sharp)));
+  });
+
+  it("guarded-overconfident-15: a surrogate 19 points overconfident loses the soft table there, where the default guard (25 points) keeps it", () => {
+    // 42 labeled rows, right on 32 of 40 at 0.99, and 100 more, all of which pi puts in class 0 at 0.99
+    const sharp = { ...batchOf([0.99, 0.01], (i) => i % 5 !== 0), n: 142, unlabeled: Int32Array.from({ length: 100 }, (_, i) => 42 + i) };
+    sharp.proba = Float32Array.from({ length: 200 }, (_, j) => (j % 2 === 0 ? 0.99 : 0.01));
+    // 5 clusters: 42 labels are fewer than 5 a cell of 2 x 5, so the plentiful rule stays out (the record holds no
+    // pseudo-label table for them: the ppi table is the labels' with the out-of-sample correction)
+    const clusters: TestClustering = { name: "c5", k: 5, assignments: Int32Array.from({ length: 142 }, (_, i) => i % 5) };
+    const ppiOf = (input: EstimatorInput) => ppiTable(input, clusters, { pseudo: "soft", lambda: "tuned" });
+    const soft = metricsFromTable(softTable(sharp, clusters));
+    const ppi = jackknifeStandardError(sharp, ppiOf, "nmi");
+    expect(Math.abs(soft.nmi - ppi.value)).toBeGreaterThan(OVERCONFIDENT_GAP_Z * ppi.se!);
+    expect(guardedEstimator.metrics!(sharp, clusters)).toEqual(soft);
+    expect(guardedOverconfident15Estimator.metrics!(sharp, clusters)).toEqual(metricsFromTable(ppiOf(sharp)));
+    expect(denseTable(guardedOverconfident15Estimator.table(sharp, clusters))).toEqual(denseTable(ppiOf(sharp)));
   });
 
   it("guarded: the ppi table for a clustering once the labels number 5 per cell of its table, however healthy the surrogate", () => {
