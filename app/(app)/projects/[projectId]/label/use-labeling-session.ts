@@ -68,6 +68,8 @@ export function useLabelingSession(options: {
   const fetching = useRef(false);
   const preloaded = useRef(new Map<string, HTMLImageElement>());
   const leaving = useRef(false);
+  // Set while the page is gone: tasks a lease request still in flight brings back go straight back.
+  const gone = useRef(false);
   const lastAnswerAt = useRef(0);
   // times the task on screen: a new timer whenever another task comes first (an undone one included)
   const timer = useRef<AnswerTimer | null>(null);
@@ -111,6 +113,15 @@ export function useLabelingSession(options: {
     while (cache.size > 40) cache.delete(cache.keys().next().value!);
   }, []);
 
+  const giveBack = useCallback(
+    (taskIds: string[]) => {
+      if (!taskIds.length || leaving.current) return;
+      const body = new Blob([JSON.stringify({ taskIds })], { type: "application/json" });
+      navigator.sendBeacon(`/api/projects/${projectId}/tasks/release`, body);
+    },
+    [projectId],
+  );
+
   const refill = useCallback(async (force = false) => {
     const box = outbox.current;
     if (!box || fetching.current || leaving.current) return;
@@ -130,6 +141,7 @@ export function useLabelingSession(options: {
         return;
       }
       const data = result.data as { tasks: TaskView[]; state: QueueState; message?: string };
+      if (gone.current) return giveBack(data.tasks.map((t) => t.id));
       const known = new Set([...queueRef.current.map((t) => t.id), ...box.pendingTaskIds(), ...answered.current]);
       const fresh = data.tasks.filter((t) => !known.has(t.id));
       const renewed = new Map(data.tasks.map((t) => [t.id, t.leaseExpiresAt]));
@@ -147,7 +159,7 @@ export function useLabelingSession(options: {
     } finally {
       fetching.current = false;
     }
-  }, [projectId, preload, setQueue, toSignIn]);
+  }, [projectId, preload, setQueue, toSignIn, giveBack]);
 
   useEffect(() => {
     const storageKey = `cereal.outbox.${userId}.${projectId}`;
@@ -198,18 +210,15 @@ export function useLabelingSession(options: {
 
   // Leaving the page gives the prefetched, unanswered tasks back, so nobody waits 10 minutes for them.
   useEffect(() => {
-    const release = () => {
-      const taskIds = queueRef.current.map((t) => t.id);
-      if (!taskIds.length || leaving.current) return;
-      const body = new Blob([JSON.stringify({ taskIds })], { type: "application/json" });
-      navigator.sendBeacon(`/api/projects/${projectId}/tasks/release`, body);
-    };
+    gone.current = false;
+    const release = () => giveBack(queueRef.current.map((t) => t.id));
     window.addEventListener("pagehide", release);
     return () => {
       window.removeEventListener("pagehide", release);
+      gone.current = true;
       release();
     };
-  }, [projectId]);
+  }, [giveBack]);
 
   // Leases last 10 minutes. While the annotator is at work (answered in the last 5 minutes), or
   // when they come back to the tab, leases about to run out are renewed; an idle tab lets them go.
