@@ -69,33 +69,50 @@ export interface GuardOptions extends HealthOptions {
 /** the soft-ppi gap's z of the default guard: 2 in the replay of MEASUREMENTS.md "The overconfident branch since the plentiful-labels rule" (3 gained more on the demo and began to cost weak-imbalanced and weak-aniso), then measured as built on fresh seeds ("The overconfident branch gated by the gap, as built") */
 export const OVERCONFIDENT_GAP_Z = 2;
 
+/** the gap gate's reading: whether the soft table gives way, and the metrics of the tables it computed to decide */
+interface GapReading {
+  readonly shows: boolean;
+  readonly soft?: MetricValues;
+  readonly ppi?: MetricValues;
+}
+
 /**
  * Whether an overconfident pi's soft table should give way to the ppi table: only while the two tables' NMI are more than
  * z ppi jackknife standard errors apart (a soft table that reads within the ppi table's own noise keeps its smaller
  * variance), or always where the guard sets no z. A bootstrap draw reads the ppi table whichever way this goes.
  */
-function overconfidenceShows(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): boolean {
+function overconfidenceShows(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): GapReading {
   const z = guard.overconfidentGapZ === undefined ? OVERCONFIDENT_GAP_Z : guard.overconfidentGapZ;
-  if (z === null || input.multiplicity) return true;
+  if (z === null || input.multiplicity) return { shows: true };
   const ppi = jackknifeStandardError(input, (i) => ppiTable(i, clustering, PPI), "nmi");
-  if (ppi.se === null) return true;
-  return Math.abs(metricsFromTable(softTable(input, clustering)).nmi - ppi.value) > z * ppi.se;
+  if (ppi.se === null) return { shows: true, ppi: ppi.full };
+  const soft = metricsFromTable(softTable(input, clustering));
+  return { shows: Math.abs(soft.nmi - ppi.value) > z * ppi.se, soft, ppi: ppi.full };
 }
 
 type GuardState = "healthy" | "weak" | "diffuse" | "overconfident" | "plentiful";
 
+/** the state, with the soft and ppi tables' metrics where the gap gate already computed them (guardedMetrics reports those) */
+interface GuardVerdict {
+  readonly state: GuardState;
+  readonly soft?: MetricValues;
+  readonly ppi?: MetricValues;
+}
+
 /** which estimate the surrogate's health calls for: weak (accuracy) before diffuse and overconfident (calibration), then plentiful labels for this clustering's table */
-function guardState(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): GuardState {
+function guardState(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): GuardVerdict {
   const { health: h, overconfident } = guardReading(input.labeled, input.draws, input.outOfSample, guard);
-  if (h.weak) return "weak";
-  if (h.diffuse) return "diffuse";
-  if (guard.overconfidence !== false && overconfident && overconfidenceShows(input, clustering, guard)) return "overconfident";
+  if (h.weak) return { state: "weak" };
+  if (h.diffuse) return { state: "diffuse" };
+  const gap = guard.overconfidence !== false && overconfident ? overconfidenceShows(input, clustering, guard) : null;
+  if (gap?.shows) return { state: "overconfident", ppi: gap.ppi };
   const perCell = guard.plentifulPerCell === undefined ? PLENTIFUL_LABELS_PER_CELL : guard.plentifulPerCell;
-  return perCell !== null && labelsArePlentiful(input.labeled.rows.length, input.numClasses, clustering.k, perCell) ? "plentiful" : "healthy";
+  const plentiful = perCell !== null && labelsArePlentiful(input.labeled.rows.length, input.numClasses, clustering.k, perCell);
+  return { state: plentiful ? "plentiful" : "healthy", soft: gap?.soft, ppi: gap?.ppi };
 }
 
 export function guardedTable(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions = {}): ContingencyTable {
-  const state = guardState(input, clustering, guard);
+  const { state } = guardState(input, clustering, guard);
   if (state === "diffuse") return ppiTable(input, clustering, PPI_HARD);
   return input.multiplicity || state !== "healthy" ? ppiTable(input, clustering, PPI) : softTable(input, clustering);
 }
@@ -107,10 +124,11 @@ function ppiJackknifeMetrics(input: EstimatorInput, clustering: TestClustering):
 
 /** the soft table's metrics when healthy; when weak, the ppi table's with the jackknife's small-sample correction; when diffuse, the ppi-hard table's; when overconfident or the labels are plentiful, the ppi table's */
 export function guardedMetrics(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions = {}): MetricValues {
-  const state = guardState(input, clustering, guard);
+  const { state, soft, ppi } = guardState(input, clustering, guard);
   if (state === "weak") return ppiJackknifeMetrics(input, clustering);
-  if (state === "overconfident" || state === "plentiful") return metricsFromTable(ppiTable(input, clustering, PPI));
-  return metricsFromTable(state === "diffuse" ? ppiTable(input, clustering, PPI_HARD) : softTable(input, clustering));
+  if (state === "diffuse") return metricsFromTable(ppiTable(input, clustering, PPI_HARD));
+  if (state === "overconfident" || state === "plentiful") return ppi ?? metricsFromTable(ppiTable(input, clustering, PPI));
+  return soft ?? metricsFromTable(softTable(input, clustering));
 }
 
 /** a guarded estimator under a name: the registry holds the default and the forms it is compared with */

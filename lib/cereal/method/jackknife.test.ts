@@ -64,8 +64,9 @@ describe("jackknife metrics", () => {
     const { input, table } = independentSample(2, 60, 3, 3);
     const leftOut = [0, 1, 2].map((g) => metricsFromTable(table({ ...input, multiplicity: Int32Array.from({ length: 60 }, (_, i) => (i % 3 === g ? 0 : 1)) })).nmi);
     const mean = (leftOut[0] + leftOut[1] + leftOut[2]) / 3;
-    const { value, se } = jackknifeStandardError(input, table, "nmi", 3);
+    const { value, se, full } = jackknifeStandardError(input, table, "nmi", 3);
     expect(value).toBe(metricsFromTable(table(input)).nmi);
+    expect(full).toEqual(metricsFromTable(table(input)));
     expect(se).toBeCloseTo(Math.sqrt((2 / 3) * leftOut.reduce((a, v) => a + (v - mean) ** 2, 0)), 12);
     expect(se!).toBeGreaterThan(0);
     const single = independentSample(1, 1, 2, 2);

@@ -56,7 +56,7 @@ export function jackknifeMetrics(
 
 /**
  * The grouped jackknife's standard error of one metric of a table, sqrt((G - 1) / G sum_g (theta_g - mean theta_g)^2)
- * (Efron & Stein 1981); null under 2 labeled rows. The point estimate's own reading of how far a table's metric moves
+ * (Efron & Stein 1981); null under 2 labeled rows. `full` is every metric of the whole table (`value` is one of them). The point estimate's own reading of how far a table's metric moves
  * with its labels (the guard's overconfident branch compares it with the soft-ppi gap, estimators-guarded.ts).
  */
 export function jackknifeStandardError(
@@ -64,10 +64,10 @@ export function jackknifeStandardError(
   table: (input: EstimatorInput) => ContingencyTable,
   metric: MetricKey,
   groups: number = JACKKNIFE_GROUPS,
-): { value: number; se: number | null } {
+): { value: number; se: number | null; full: MetricValues } {
   const { full, leftOut } = leaveGroupsOut(input, table, groups);
   const G = leftOut.length;
-  if (G < 2) return { value: full[metric], se: null };
+  if (G < 2) return { value: full[metric], se: null, full };
   const mean = leftOut.reduce((a, v) => a + v[metric], 0) / G;
-  return { value: full[metric], se: Math.sqrt(((G - 1) / G) * leftOut.reduce((a, v) => a + (v[metric] - mean) ** 2, 0)) };
+  return { value: full[metric], se: Math.sqrt(((G - 1) / G) * leftOut.reduce((a, v) => a + (v[metric] - mean) ** 2, 0)), full };
 }
