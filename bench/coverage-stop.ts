@@ -21,7 +21,7 @@ import type { SimulationResult } from "@/lib/cereal/harness/simulate";
 import { coverageTable, stopRuleTable, versusRandomTable } from "@/lib/cereal/harness/run-tables";
 import { simulateOnce } from "./simulate-once";
 
-/** the bundles of issue #23's "Done when": path and clusterings */
+/** the bundles of issue #23's "Done when" (digits, the demo and the fixed weak set, bench/weak-set.ts): path and clusterings */
 const BUNDLES: Record<string, { bundle: string; clustering: string }> = {
   digits: { bundle: "data/digits", clustering: "kmeans_k10,gmm_k10" },
   demo: { bundle: "data/demo", clustering: "kmeans_k10,gmm_k10" },
@@ -29,6 +29,10 @@ const BUNDLES: Record<string, { bundle: string; clustering: string }> = {
   "weak-c40": { bundle: "bench/out/weak/weak-c40", clustering: "kmeans_k20" },
   "weak-imbalanced": { bundle: "bench/out/weak/weak-imbalanced", clustering: "kmeans_k10" },
   "weak-text": { bundle: "bench/out/weak/weak-text", clustering: "kmeans_k10" },
+  "weak-aniso": { bundle: "bench/out/weak/weak-aniso", clustering: "kmeans_k8" },
+  "weak-warp": { bundle: "bench/out/weak/weak-warp", clustering: "kmeans_k10" },
+  "weak-modes": { bundle: "bench/out/weak/weak-modes", clustering: "kmeans_k8" },
+  "weak-tails": { bundle: "bench/out/weak/weak-tails", clustering: "kmeans_k8" },
 };
 const ARMS: Record<string, readonly string[]> = {
   // (no intervals: the ratios read Random's point estimates only, and its intervals cost most of its run)
