@@ -21,6 +21,8 @@
  * such runs also replay that gate (with ppi's bootstrap s.e.) at z = 1-3, and at z = 2 with the over-confidence read
  * from G = 0.15 or 0.2 instead of 0.25. Runs of `--surrogate select`
  * (a group of their own) also replay the recorded guard with the soft table wherever the mixture predicted and read calibrated.
+ * Runs made with `--compare soft,ppi,ppi-jackknife` also replay the recorded guard with `ppi-jackknife` wherever it
+ * reported `ppi` (its overconfident and plentiful branches: the weak branch's small-sample correction there too).
  *
  *   node --import tsx bench/guard-replay.ts [--bundles DIR,DIR] RUN.json [RUN.json ...]   (Random's runs among them)
  */
@@ -216,6 +218,10 @@ const softWhileMixtureCalibrated =
     return mixtureChosen(r) && calibrated ? "soft" : "guarded";
   };
 
+/** the recorded guard, but the weak branch's jackknifed ppi wherever it reported the plain ppi table (its overconfident and plentiful branches) */
+const jackknifedPpiBranches: Pick = (r, _earlier, c) =>
+  r.byEstimator!.guarded.estimate[c].nmi === r.byEstimator!.ppi.estimate[c].nmi ? "ppi-jackknife" : "guarded";
+
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const se = (xs: readonly number[]) => (xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length) : Number.NaN);
 const byBundle = new Map<string, RunFile[]>();
@@ -281,6 +287,8 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
             softWhileMixtureCalibrated(gap, evenWeak),
           ]);
   }
+  if (group.every((r) => r.rounds.every((round) => round.byEstimator?.ppi && round.byEstimator?.["ppi-jackknife"] && round.byEstimator?.guarded)))
+    replayed.push(["recorded guard, ppi-jackknife wherever it reported ppi", jackknifedPpiBranches]);
   if (replayable && group.every((r) => residualReadings.has(r)))
     replayed.push(
       ...[2, 2.5, 3, 4].map((x): [string, Pick] => [`guard G = 0.25 + table-space reading > ${x}`, residualGuard((g) => g.reading > x)]),
