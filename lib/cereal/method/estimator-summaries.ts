@@ -46,6 +46,14 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     estimate: `${GUARDED_ESTIMATE} As guarded, but it reads the surrogate as overconfident once its confidence has been more than 15 points (not 25) above how often it is right.`,
     interval: GUARDED_INTERVAL,
   },
+  "guarded-jackknife": {
+    estimate: `${GUARDED_ESTIMATE} As guarded, but wherever it reports the prediction-powered table (overconfident, or plentiful labels) it corrects that table's small-sample bias with the jackknife, as for a weak surrogate.`,
+    interval: GUARDED_INTERVAL,
+  },
+  "guarded-jackknife-15": {
+    estimate: `${GUARDED_ESTIMATE} As guarded-jackknife, reading the surrogate as overconfident once its confidence has been more than 15 points (not 25) above how often it is right.`,
+    interval: GUARDED_INTERVAL,
+  },
 };
 
 export function estimatorSummary(name: string): EstimatorSummary | null {

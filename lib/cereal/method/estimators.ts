@@ -7,7 +7,15 @@
  */
 import { contingency, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
 import type { Draw } from "./designs";
-import { guardedEstimator, guardedNoGapEstimator, guardedNoOverconfidenceEstimator, guardedOverconfident15Estimator, ppiJackknifeEstimator } from "./estimators-guarded";
+import {
+  guardedEstimator,
+  guardedJackknife15Estimator,
+  guardedJackknifeEstimator,
+  guardedNoGapEstimator,
+  guardedNoOverconfidenceEstimator,
+  guardedOverconfident15Estimator,
+  ppiJackknifeEstimator,
+} from "./estimators-guarded";
 import { softEstimator } from "./estimators-soft";
 import type { OutOfSampleRecord } from "./out-of-sample";
 import { ppiHardEstimator, ppiHtEstimator, ppiLabelsEstimator, ppiSizeWeightedEstimator, ppiSoftEstimator, ppiStageRatioEstimator, ppiUntunedEstimator } from "./ppi";
@@ -126,6 +134,8 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "guarded-no-overconfidence": guardedNoOverconfidenceEstimator,
   "guarded-no-gap": guardedNoGapEstimator,
   "guarded-overconfident-15": guardedOverconfident15Estimator,
+  "guarded-jackknife": guardedJackknifeEstimator,
+  "guarded-jackknife-15": guardedJackknife15Estimator,
 };
 
 export function estimatorByName(name: string): Estimator {

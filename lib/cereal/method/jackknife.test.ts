@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { contingency, metricsFromTable, type ContingencyTable } from "@/lib/metrics";
 import type { EstimatorInput } from "./estimators";
 import { labelsOnlyEstimator } from "./estimators";
-import { jackknifeMetrics, jackknifeStandardError } from "./jackknife";
+import { jackknife, jackknifeMetrics } from "./jackknife";
 import type { TestClustering } from "./problem";
 import { Random } from "../../random/named-streams";
 
@@ -60,16 +60,16 @@ describe("jackknife metrics", () => {
     expect(jackknifeMetrics(input, table)).toEqual(metricsFromTable(table(input)));
   });
 
-  it("give a metric's standard error sqrt((G - 1) / G sum_g (theta_g - mean)^2) with the whole table's value, none under 2 rows", () => {
+  it("give a metric's standard error sqrt((G - 1) / G sum_g (theta_g - mean)^2) with the whole table's metrics and the corrected ones, none under 2 rows", () => {
     const { input, table } = independentSample(2, 60, 3, 3);
     const leftOut = [0, 1, 2].map((g) => metricsFromTable(table({ ...input, multiplicity: Int32Array.from({ length: 60 }, (_, i) => (i % 3 === g ? 0 : 1)) })).nmi);
     const mean = (leftOut[0] + leftOut[1] + leftOut[2]) / 3;
-    const { value, se, full } = jackknifeStandardError(input, table, "nmi", 3);
-    expect(value).toBe(metricsFromTable(table(input)).nmi);
+    const { se, full, corrected } = jackknife(input, table, 3);
     expect(full).toEqual(metricsFromTable(table(input)));
-    expect(se).toBeCloseTo(Math.sqrt((2 / 3) * leftOut.reduce((a, v) => a + (v - mean) ** 2, 0)), 12);
-    expect(se!).toBeGreaterThan(0);
+    expect(corrected).toEqual(jackknifeMetrics(input, table, 3));
+    expect(se!.nmi).toBeCloseTo(Math.sqrt((2 / 3) * leftOut.reduce((a, v) => a + (v - mean) ** 2, 0)), 12);
+    expect(se!.nmi).toBeGreaterThan(0);
     const single = independentSample(1, 1, 2, 2);
-    expect(jackknifeStandardError(single.input, single.table, "nmi").se).toBeNull();
+    expect(jackknife(single.input, single.table).se).toBeNull();
   });
 });

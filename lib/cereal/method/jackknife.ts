@@ -16,7 +16,7 @@
  * bias is not of that form). It is for estimates that rest on the labels (the prediction-powered
  * table of a weak surrogate, estimators-guarded.ts); a table over all N items has no such bias.
  */
-import { clampMetric, METRIC_KEYS, metricsFromTable, type ContingencyTable, type MetricKey, type MetricValues } from "@/lib/metrics";
+import { clampMetric, METRIC_KEYS, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
 import type { EstimatorInput } from "./estimators";
 
 /** groups G (fewer when there are fewer labeled rows) */
@@ -41,33 +41,41 @@ function leaveGroupsOut(
   return { full, leftOut };
 }
 
+/** the grouped jackknife of a table's metrics: the whole table's (`full`), the bias-corrected ones, and each metric's standard error (null under 2 labeled rows) */
+export interface Jackknife {
+  readonly full: MetricValues;
+  readonly corrected: MetricValues;
+  readonly se: MetricValues | null;
+}
+
+/**
+ * theta_J per metric (above), and the standard error sqrt((G - 1) / G sum_g (theta_g - mean theta_g)^2)
+ * (Efron & Stein 1981): how far a table's metric moves with its labels (the guard's overconfident branch
+ * compares it with the soft-ppi gap, estimators-guarded.ts). Under 2 labeled rows: the table's metrics, no s.e.
+ */
+export function jackknife(
+  input: EstimatorInput,
+  table: (input: EstimatorInput) => ContingencyTable,
+  groups: number = JACKKNIFE_GROUPS,
+): Jackknife {
+  const { full, leftOut } = leaveGroupsOut(input, table, groups);
+  const G = leftOut.length;
+  if (G < 2) return { full, corrected: full, se: null };
+  const corrected = {} as MetricValues;
+  const se = {} as MetricValues;
+  for (const k of METRIC_KEYS) {
+    const mean = leftOut.reduce((a, v) => a + v[k], 0) / G;
+    corrected[k] = clampMetric(k, G * full[k] - (G - 1) * mean);
+    se[k] = Math.sqrt(((G - 1) / G) * leftOut.reduce((a, v) => a + (v[k] - mean) ** 2, 0));
+  }
+  return { full, corrected, se };
+}
+
+/** the metrics with the jackknife's small-sample correction */
 export function jackknifeMetrics(
   input: EstimatorInput,
   table: (input: EstimatorInput) => ContingencyTable,
   groups: number = JACKKNIFE_GROUPS,
 ): MetricValues {
-  const { full, leftOut } = leaveGroupsOut(input, table, groups);
-  const G = leftOut.length;
-  if (G < 2) return full;
-  const out = {} as MetricValues;
-  for (const k of METRIC_KEYS) out[k] = clampMetric(k, G * full[k] - (G - 1) * (leftOut.reduce((a, v) => a + v[k], 0) / G));
-  return out;
-}
-
-/**
- * The grouped jackknife's standard error of one metric of a table, sqrt((G - 1) / G sum_g (theta_g - mean theta_g)^2)
- * (Efron & Stein 1981); null under 2 labeled rows. `full` is every metric of the whole table (`value` is one of them). The point estimate's own reading of how far a table's metric moves
- * with its labels (the guard's overconfident branch compares it with the soft-ppi gap, estimators-guarded.ts).
- */
-export function jackknifeStandardError(
-  input: EstimatorInput,
-  table: (input: EstimatorInput) => ContingencyTable,
-  metric: MetricKey,
-  groups: number = JACKKNIFE_GROUPS,
-): { value: number; se: number | null; full: MetricValues } {
-  const { full, leftOut } = leaveGroupsOut(input, table, groups);
-  const G = leftOut.length;
-  if (G < 2) return { value: full[metric], se: null, full };
-  const mean = leftOut.reduce((a, v) => a + v[metric], 0) / G;
-  return { value: full[metric], se: Math.sqrt(((G - 1) / G) * leftOut.reduce((a, v) => a + (v[metric] - mean) ** 2, 0)), full };
+  return jackknife(input, table, groups).corrected;
 }

@@ -6,11 +6,13 @@ import {
   guardedMetrics,
   guardedNoGapEstimator,
   guardedNoOverconfidenceEstimator,
+  guardedJackknife15Estimator,
+  guardedJackknifeEstimator,
   guardedOverconfident15Estimator,
   guardedTable,
   OVERCONFIDENT_GAP_Z,
 } from "./estimators-guarded";
-import { jackknifeMetrics, jackknifeStandardError } from "./jackknife";
+import { jackknife, jackknifeMetrics } from "./jackknife";
 import type { EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
 import { EMPTY_RECORD, extendRecord } from "./out-of-sample";
@@ -164,10 +166,10 @@ describe("surrogate health: calibration", () => {
     const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: 142 }, (_, i) => i % 2) };
     const ppiOf = (input: EstimatorInput) => ppiTable(input, clusters, { pseudo: "soft", lambda: "tuned" });
     const soft = metricsFromTable(softTable(sharp, clusters));
-    const ppi = jackknifeStandardError(sharp, ppiOf, "nmi");
-    expect(ppi.value).toBe(metricsFromTable(ppiOf(sharp)).nmi);
-    expect(ppi.se!).toBeGreaterThan(0);
-    const z = Math.abs(soft.nmi - ppi.value) / ppi.se!;
+    const ppi = jackknife(sharp, ppiOf);
+    expect(ppi.full).toEqual(metricsFromTable(ppiOf(sharp)));
+    expect(ppi.se!.nmi).toBeGreaterThan(0);
+    const z = Math.abs(soft.nmi - ppi.full.nmi) / ppi.se!.nmi;
     expect(z).toBeGreaterThan(0);
     // the plentiful rule left out (42 labels are 5 a cell of 2 x 2), so that the gap alone decides
     const gated = (at: number) => ({ overconfidentGapZ: at, plentifulPerCell: null });
@@ -193,11 +195,16 @@ describe("surrogate health: calibration", () => {
     const clusters: TestClustering = { name: "c5", k: 5, assignments: Int32Array.from({ length: 142 }, (_, i) => i % 5) };
     const ppiOf = (input: EstimatorInput) => ppiTable(input, clusters, { pseudo: "soft", lambda: "tuned" });
     const soft = metricsFromTable(softTable(sharp, clusters));
-    const ppi = jackknifeStandardError(sharp, ppiOf, "nmi");
-    expect(Math.abs(soft.nmi - ppi.value)).toBeGreaterThan(OVERCONFIDENT_GAP_Z * ppi.se!);
+    const ppi = jackknife(sharp, ppiOf);
+    expect(Math.abs(soft.nmi - ppi.full.nmi)).toBeGreaterThan(OVERCONFIDENT_GAP_Z * ppi.se!.nmi);
     expect(guardedEstimator.metrics!(sharp, clusters)).toEqual(soft);
     expect(guardedOverconfident15Estimator.metrics!(sharp, clusters)).toEqual(metricsFromTable(ppiOf(sharp)));
     expect(denseTable(guardedOverconfident15Estimator.table(sharp, clusters))).toEqual(denseTable(ppiOf(sharp)));
+    // guarded-jackknife-15 reports that ppi table's metrics jackknifed (they differ here), its draws the ppi table's
+    expect(ppi.corrected.nmi).not.toBeCloseTo(ppi.full.nmi, 6);
+    expect(guardedJackknife15Estimator.metrics!(sharp, clusters)).toEqual(ppi.corrected);
+    expect(denseTable(guardedJackknife15Estimator.table(sharp, clusters))).toEqual(denseTable(ppiOf(sharp)));
+    expect(guardedJackknifeEstimator.metrics!(sharp, clusters)).toEqual(soft);
   });
 
   it("guarded: the ppi table for a clustering once the labels number 5 per cell of its table, however healthy the surrogate", () => {
@@ -211,6 +218,10 @@ describe("surrogate health: calibration", () => {
     const two: TestClustering = { name: "two", k: 2, assignments: Int32Array.from({ length: 42 }, (_, i) => i % 2) };
     expect(ppi(two)).not.toEqual(soft(two));
     expect(guardedEstimator.metrics!(healthy, two)).toEqual(ppi(two));
+    // guarded-jackknife reports it jackknifed, as the weak branch does
+    const corrected = jackknifeMetrics(healthy, (i) => ppiTable(i, two, { pseudo: "soft", lambda: "tuned" }));
+    expect(corrected).not.toEqual(ppi(two));
+    expect(guardedJackknifeEstimator.metrics!(healthy, two)).toEqual(corrected);
     expect(denseTable(guardedTable(healthy, two))).toEqual(denseTable(ppiTable(healthy, two, { pseudo: "soft", lambda: "tuned" })));
     // 2 classes x 5 clusters would need 50: the soft table still
     const five: TestClustering = { name: "five", k: 5, assignments: Int32Array.from({ length: 42 }, (_, i) => i % 5) };
