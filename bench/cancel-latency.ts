@@ -13,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { parseArgs } from "node:util";
+import { mean } from "./sample-stats";
 
 const { values } = parseArgs({ args: process.argv.slice(2), options: { bundle: { type: "string", default: "data/demo" }, cancels: { type: "string", default: "3" }, steps: { type: "string", default: "1024" } } });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-cancel-"));
@@ -74,7 +75,6 @@ for (let c = 0; c < Number(values.cancels); c++) {
   await retryJob(job.id);
 }
 worker.kill("SIGTERM");
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 console.log(`\n${path.basename(bundle)} (N=${project.n}, D=${project.d}), FixMatch ${values.steps} steps: ${mean(stepMs).toFixed(1)} ms per training step`);
 console.log(`cancel -> fit stopped: mean ${(mean(latencies) / 1000).toFixed(2)} s, max ${(Math.max(...latencies) / 1000).toFixed(2)} s over ${latencies.length} cancels`);
 await db().$disconnect();

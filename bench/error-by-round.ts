@@ -10,6 +10,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { SimulationResult } from "@/lib/cereal/harness/simulate";
+import { mean, sd } from "./sample-stats";
 
 type RunFile = SimulationResult & { readonly bundle: string };
 const { values, positionals: files } = parseArgs({ options: { estimators: { type: "string" } }, allowPositionals: true });
@@ -38,8 +39,6 @@ for (const run of runs)
       }
     }
 
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const sd = (xs: readonly number[]) => Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / Math.max(1, xs.length - 1));
 console.log("| bundle | estimator | labels | (run, clustering) pairs | NMI error, mean ± sd | 90% intervals holding the truth |");
 console.log("|---|---|---|---|---|---|");
 for (const [bundle, byEstimator] of [...cells.entries()].sort())

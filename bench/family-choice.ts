@@ -14,6 +14,7 @@
 import { readFileSync } from "node:fs";
 import { aec } from "@/lib/cereal/harness/aec";
 import type { RoundRecord, SimulationResult } from "@/lib/cereal/harness/simulate";
+import { mean } from "./sample-stats";
 
 type RunFile = SimulationResult & { readonly bundle: string; readonly surrogate: string };
 const files = process.argv.slice(2);
@@ -89,7 +90,6 @@ const aecOf = (run: RunFile, picks: readonly number[]) => {
   const cs = clusteringsOf(run);
   return cs.reduce((s, c) => s + aec(run.rounds.map((r, i) => ({ nLabels: r.nLabels, absErr: errorOf(r, picks[i], c) })), 1000), 0) / cs.length;
 };
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 const groups = new Map<string, RunFile[]>();
 for (const { file, run } of runs.filter(({ run }) => !isRandom(run))) {

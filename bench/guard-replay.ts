@@ -36,6 +36,7 @@ import type { RowPrediction } from "@/lib/cereal/method/out-of-sample";
 import { softResidualReading, type SoftResidualReading } from "@/lib/cereal/method/soft-residual";
 import { readsOverconfident } from "@/lib/cereal/method/surrogate-health";
 import { loadBundle } from "@/lib/data/bundle";
+import { mean, se } from "./sample-stats";
 
 type RunFile = SimulationResult & { readonly bundle: string; readonly surrogate?: string };
 const { values, positionals: files } = parseArgs({ options: { bundles: { type: "string", default: "" } }, allowPositionals: true });
@@ -222,8 +223,6 @@ const softWhileMixtureCalibrated =
 const jackknifedPpiBranches: Pick = (r, _earlier, c) =>
   r.byEstimator!.guarded.estimate[c].nmi === r.byEstimator!.ppi.estimate[c].nmi ? "ppi-jackknife" : "guarded";
 
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const se = (xs: readonly number[]) => (xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length) : Number.NaN);
 const byBundle = new Map<string, RunFile[]>();
 for (const run of runs.filter((r) => !isRandom(r))) {
   if (!randoms.has(key(run))) throw new Error(`no Random run of ${run.bundle} seed ${run.config.seed}`);

@@ -13,6 +13,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { mean, se } from "./sample-stats";
 
 interface Round {
   readonly true: Record<string, Record<string, number>>;
@@ -31,8 +32,6 @@ for (const f of readdirSync(dir).filter((name) => /^[a-z]+-[a-z-]+-seed\d+\.json
   const key = `${rest.join("-")} ${design}`;
   groups.set(key, [...(groups.get(key) ?? []), JSON.parse(readFileSync(join(dir, f), "utf8")) as Run]);
 }
-const mean = (x: number[]) => x.reduce((a, b) => a + b, 0) / x.length;
-const se = (x: number[]) => Math.sqrt(x.reduce((s, v) => s + (v - mean(x)) ** 2, 0) / (x.length - 1) / x.length);
 const holds = (r: Round, m: string) => {
   const [lo, hi] = r.byEstimator["pair-ppi"].interval[clustering][m];
   return r.true[clustering][m] >= lo && r.true[clustering][m] <= hi;

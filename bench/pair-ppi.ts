@@ -56,6 +56,7 @@ import { loadBundle } from "@/lib/data/bundle";
 import { contingency, linearSumAssignment, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
 import type { Interval, IntervalReport } from "@/lib/cereal/method/intervals";
 import type { PairwiseSurrogateConfig } from "@/models/mcl-surrogate";
+import { mean, se } from "./sample-stats";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -208,7 +209,6 @@ if (!process.argv.includes("--no-run"))
 
 const METRICS: MetricKey[] = ["nmi", "ami", "ari", "fmi"];
 const truth = metricsFromTable(contingency(labels, bundle.clusterings[0].assignments));
-const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
 const meanMetrics = (values: readonly MetricValues[]) => Object.fromEntries(METRIC_KEYS.map((m) => [m, mean(values.map((v) => v[m]))])) as MetricValues;
 
 interface Point {
@@ -320,7 +320,6 @@ function correlation(x: number[], y: number[]): number {
   return cxx > 0 && cyy > 0 ? cxy / Math.sqrt(cxx * cyy) : 0;
 }
 
-const se = (x: number[]): number => Math.sqrt(x.reduce((s, v) => s + (v - mean(x)) ** 2, 0) / (x.length - 1) / x.length);
 const cell = (x: number[]) => `${mean(x).toFixed(4)} +- ${se(x).toFixed(4)}`;
 const baseline = results.get(baselineName) ?? [];
 console.log(`${bundleDir} ${clustering}, surrogate ${surrogateName}, random pairs, stages of ${batch} to ${budget} answers, ${baseline.length} runs (seeds ${from}-${to}, ${members} member(s))`);

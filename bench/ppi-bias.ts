@@ -22,6 +22,7 @@ import { jackknifeMetrics } from "@/lib/cereal/method/jackknife";
 import { ppiCells, projectTable } from "@/lib/cereal/method/ppi";
 import { simulate } from "@/lib/cereal/harness/simulate";
 import { loadBundle } from "@/lib/data/bundle";
+import { mean, se } from "./sample-stats";
 
 const { values } = parseArgs({
   options: {
@@ -179,8 +180,6 @@ function columnSimplex(cells: Float64Array): ContingencyTable {
   return projectTable(out, C, K, n);
 }
 
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const se = (xs: readonly number[]) => Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / Math.max(1, xs.length - 1) / xs.length);
 const names = [...errors.keys()];
 console.log(`| labels | ${names.map((x) => `${x} NMI - true`).join(" | ")} | NMI of ppi's mean cells - true | clipped share of N | ppi-cells with columns projected onto the simplex, NMI - true |`);
 console.log(`|---|${names.map(() => "---|").join("")}---|---|---|`);

@@ -12,6 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { mean } from "./sample-stats";
 
 const { values } = parseArgs({ args: process.argv.slice(2), options: { n: { type: "string", default: "20000" }, annotators: { type: "string", default: "30" }, labeled: { type: "string", default: "300" } } });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-profile-"));
@@ -93,7 +94,6 @@ for (let labeled = 0; labeled < target; ) {
 }
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 console.log(`N=${values.n}, ${team.length} annotators, ${target} labels, no concurrency (service time only)`);
 for (const [kind, c] of Object.entries(calls)) {
   if (!c.ms.length) continue;

@@ -9,6 +9,7 @@
  *   node --import tsx bench/simulation-figures.ts var/lag/digits-lag*-seed*.json
  */
 import { readFileSync } from "node:fs";
+import { mean, sd } from "./sample-stats";
 
 interface Run {
   readonly bundle: string;
@@ -29,8 +30,6 @@ if (files.length === 0) {
   process.exit(2);
 }
 
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const sd = (xs: readonly number[]) => (xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1)) : 0);
 
 const groups = new Map<string, Run[]>();
 for (const file of files) {

@@ -12,6 +12,7 @@
  */
 import { readFileSync } from "node:fs";
 import { summariseEstimators, type SimulationResult } from "@/lib/cereal/harness/simulate";
+import { mean, se } from "./sample-stats";
 
 const files = process.argv.slice(2);
 if (files.length === 0) {
@@ -25,8 +26,6 @@ const isRandom = (r: RunFile) => r.config.acquisition === "random" && r.config.d
 const key = (r: RunFile) => `${r.bundle}|${r.config.seed}`;
 const randoms = new Map(all.filter(({ run }) => isRandom(run)).map(({ run }) => [key(run), run]));
 
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const se = (xs: readonly number[]) => (xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length) : Number.NaN);
 
 const byBundle = new Map<string, { run: RunFile; random: RunFile }[]>();
 for (const { file, run } of all.filter(({ run }) => !isRandom(run))) {
