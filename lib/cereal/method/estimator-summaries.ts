@@ -29,9 +29,9 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   "ppi-ht": { estimate: "prediction-powered as ppi, with a plain Horvitz-Thompson correction and no rescaling of the clusters to their sizes.", interval: BOOTSTRAP },
   "ppi-stage-ratio": { estimate: "prediction-powered as ppi, each batch's correction scaled to the cluster sizes on its own (biased when batches are small).", interval: BOOTSTRAP },
   "ppi-labels": { estimate: "prediction-powered as ppi with no surrogate term (lambda = 0): the labels alone, weighted by how they were drawn, each cluster rescaled to its size.", interval: BOOTSTRAP },
-  "ppi-jackknife": { estimate: "prediction-powered as ppi, with a jackknife correction of its small-sample bias (the guarded estimator's choice for a weak surrogate).", interval: BOOTSTRAP },
+  "ppi-jackknife": { estimate: "prediction-powered as ppi, with a jackknife correction of its small-sample bias (what the guarded estimator reports whenever it reports the prediction-powered table).", interval: BOOTSTRAP },
   guarded: {
-    estimate: `${GUARDED_ESTIMATE} Once its confidence has been more than 25 points above how often it is right (overconfident), prediction-powered in the rounds where the soft and prediction-powered NMI are more than 2 jackknife standard errors apart; and prediction-powered for a clustering once the labels number 5 per cell of its table (classes × clusters), however healthy the surrogate reads.`,
+    estimate: `${GUARDED_ESTIMATE} Once its confidence has been more than 25 points above how often it is right (overconfident), prediction-powered in the rounds where the soft and prediction-powered NMI are more than 2 jackknife standard errors apart; and prediction-powered for a clustering once the labels number 5 per cell of its table (classes × clusters), however healthy the surrogate reads; the prediction-powered table always with the jackknife correction.`,
     interval: GUARDED_INTERVAL,
   },
   "guarded-no-overconfidence": {
@@ -39,19 +39,15 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     interval: GUARDED_INTERVAL,
   },
   "guarded-no-gap": {
-    estimate: `${GUARDED_ESTIMATE} Once overconfident, prediction-powered in every later round, however close its soft and prediction-powered NMI (the guarded estimator before the gap test); prediction-powered once the labels number 5 per cell, as guarded.`,
+    estimate: `${GUARDED_ESTIMATE} Once overconfident, prediction-powered (without the jackknife correction) in every later round, however close its soft and prediction-powered NMI (the guarded estimator before the gap test); prediction-powered once the labels number 5 per cell, as guarded.`,
     interval: GUARDED_INTERVAL,
   },
   "guarded-overconfident-15": {
     estimate: `${GUARDED_ESTIMATE} As guarded, but it reads the surrogate as overconfident once its confidence has been more than 15 points (not 25) above how often it is right.`,
     interval: GUARDED_INTERVAL,
   },
-  "guarded-jackknife": {
-    estimate: `${GUARDED_ESTIMATE} As guarded, but wherever it reports the prediction-powered table (overconfident, or plentiful labels) it corrects that table's small-sample bias with the jackknife, as for a weak surrogate.`,
-    interval: GUARDED_INTERVAL,
-  },
-  "guarded-jackknife-15": {
-    estimate: `${GUARDED_ESTIMATE} As guarded-jackknife, reading the surrogate as overconfident once its confidence has been more than 15 points (not 25) above how often it is right.`,
+  "guarded-plain-ppi": {
+    estimate: `${GUARDED_ESTIMATE} As guarded, but where overconfident or the labels are plentiful it reports the prediction-powered table without the jackknife correction (the guarded estimator before issue #23's jackknifed branches).`,
     interval: GUARDED_INTERVAL,
   },
 };

@@ -9,11 +9,10 @@ import { contingency, metricsFromTable, type ContingencyTable, type MetricValues
 import type { Draw } from "./designs";
 import {
   guardedEstimator,
-  guardedJackknife15Estimator,
-  guardedJackknifeEstimator,
   guardedNoGapEstimator,
   guardedNoOverconfidenceEstimator,
   guardedOverconfident15Estimator,
+  guardedPlainPpiEstimator,
   ppiJackknifeEstimator,
 } from "./estimators-guarded";
 import { softEstimator } from "./estimators-soft";
@@ -134,8 +133,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "guarded-no-overconfidence": guardedNoOverconfidenceEstimator,
   "guarded-no-gap": guardedNoGapEstimator,
   "guarded-overconfident-15": guardedOverconfident15Estimator,
-  "guarded-jackknife": guardedJackknifeEstimator,
-  "guarded-jackknife-15": guardedJackknife15Estimator,
+  "guarded-plain-ppi": guardedPlainPpiEstimator,
 };
 
 export function estimatorByName(name: string): Estimator {

@@ -6,9 +6,8 @@ import {
   guardedMetrics,
   guardedNoGapEstimator,
   guardedNoOverconfidenceEstimator,
-  guardedJackknife15Estimator,
-  guardedJackknifeEstimator,
   guardedOverconfident15Estimator,
+  guardedPlainPpiEstimator,
   guardedTable,
   OVERCONFIDENT_GAP_Z,
 } from "./estimators-guarded";
@@ -154,9 +153,13 @@ describe("surrogate health: calibration", () => {
     // every row labeled: the soft table is the labels' table; the plentiful rule left out (42 labels are 5 a cell)
     const all = { ...sharp, proba: new Float32Array(0) };
     expect(guardedNoOverconfidenceEstimator.metrics!(all, clusters)).toEqual(metricsFromTable(softTable(all, clusters)));
-    const ungated = guardedMetrics(all, clusters, { overconfidentGapZ: null, plentifulPerCell: null });
+    const ungated = guardedMetrics(all, clusters, { overconfidentGapZ: null, plentifulPerCell: null, jackknifePpi: false });
     expect(ungated).toEqual(metricsFromTable(ppiTable(all, clusters, { pseudo: "soft", lambda: "tuned" })));
     expect(ungated).not.toEqual(metricsFromTable(softTable(all, clusters)));
+    // the default jackknifes the ppi table it reports
+    const jackknifed = guardedMetrics(all, clusters, { overconfidentGapZ: null, plentifulPerCell: null });
+    expect(jackknifed).toEqual(jackknifeMetrics(all, (i) => ppiTable(i, clusters, { pseudo: "soft", lambda: "tuned" })));
+    expect(jackknifed).not.toEqual(ungated);
   });
 
   it("guarded: an overconfident surrogate loses the soft table only while its NMI is more than z ppi jackknife s.e. from the ppi table's", () => {
@@ -173,7 +176,8 @@ describe("surrogate health: calibration", () => {
     expect(z).toBeGreaterThan(0);
     // the plentiful rule left out (42 labels are 5 a cell of 2 x 2), so that the gap alone decides
     const gated = (at: number) => ({ overconfidentGapZ: at, plentifulPerCell: null });
-    expect(guardedMetrics(sharp, clusters, gated(0.9 * z))).toEqual(metricsFromTable(ppiOf(sharp)));
+    expect(guardedMetrics(sharp, clusters, gated(0.9 * z))).toEqual(ppi.corrected);
+    expect(guardedMetrics(sharp, clusters, { ...gated(0.9 * z), jackknifePpi: false })).toEqual(metricsFromTable(ppiOf(sharp)));
     expect(denseTable(guardedTable(sharp, clusters, gated(0.9 * z)))).toEqual(denseTable(ppiOf(sharp)));
     expect(guardedMetrics(sharp, clusters, gated(1.1 * z))).toEqual(soft);
     expect(denseTable(guardedTable(sharp, clusters, gated(1.1 * z)))).toEqual(denseTable(softTable(sharp, clusters)));
@@ -183,7 +187,7 @@ describe("surrogate health: calibration", () => {
     // the default guard is gated at OVERCONFIDENT_GAP_Z: this gap (a third of a standard error) keeps the soft table, where the ungated guard drops it
     expect(z).toBeLessThan(OVERCONFIDENT_GAP_Z);
     expect(guardedMetrics(sharp, clusters, { plentifulPerCell: null })).toEqual(soft);
-    expect(guardedMetrics(sharp, clusters, { plentifulPerCell: null, overconfidentGapZ: null })).toEqual(metricsFromTable(ppiOf(sharp)));
+    expect(guardedMetrics(sharp, clusters, { plentifulPerCell: null, overconfidentGapZ: null })).toEqual(ppi.corrected);
   });
 
   it("guarded-overconfident-15: a surrogate 19 points overconfident loses the soft table there, where the default guard (25 points) keeps it", () => {
@@ -198,13 +202,10 @@ describe("surrogate health: calibration", () => {
     const ppi = jackknife(sharp, ppiOf);
     expect(Math.abs(soft.nmi - ppi.full.nmi)).toBeGreaterThan(OVERCONFIDENT_GAP_Z * ppi.se!.nmi);
     expect(guardedEstimator.metrics!(sharp, clusters)).toEqual(soft);
-    expect(guardedOverconfident15Estimator.metrics!(sharp, clusters)).toEqual(metricsFromTable(ppiOf(sharp)));
-    expect(denseTable(guardedOverconfident15Estimator.table(sharp, clusters))).toEqual(denseTable(ppiOf(sharp)));
-    // guarded-jackknife-15 reports that ppi table's metrics jackknifed (they differ here), its draws the ppi table's
+    // it reports the ppi table's metrics jackknifed (they differ here), its draws read the ppi table
     expect(ppi.corrected.nmi).not.toBeCloseTo(ppi.full.nmi, 6);
-    expect(guardedJackknife15Estimator.metrics!(sharp, clusters)).toEqual(ppi.corrected);
-    expect(denseTable(guardedJackknife15Estimator.table(sharp, clusters))).toEqual(denseTable(ppiOf(sharp)));
-    expect(guardedJackknifeEstimator.metrics!(sharp, clusters)).toEqual(soft);
+    expect(guardedOverconfident15Estimator.metrics!(sharp, clusters)).toEqual(ppi.corrected);
+    expect(denseTable(guardedOverconfident15Estimator.table(sharp, clusters))).toEqual(denseTable(ppiOf(sharp)));
   });
 
   it("guarded: the ppi table for a clustering once the labels number 5 per cell of its table, however healthy the surrogate", () => {
@@ -217,11 +218,11 @@ describe("surrogate health: calibration", () => {
     // 2 classes x 2 clusters: 20 labels make 5 a cell, and 42 are given
     const two: TestClustering = { name: "two", k: 2, assignments: Int32Array.from({ length: 42 }, (_, i) => i % 2) };
     expect(ppi(two)).not.toEqual(soft(two));
-    expect(guardedEstimator.metrics!(healthy, two)).toEqual(ppi(two));
-    // guarded-jackknife reports it jackknifed, as the weak branch does
+    // jackknifed, as the weak branch's; guarded-plain-ppi (the default before) reports it as it is
     const corrected = jackknifeMetrics(healthy, (i) => ppiTable(i, two, { pseudo: "soft", lambda: "tuned" }));
     expect(corrected).not.toEqual(ppi(two));
-    expect(guardedJackknifeEstimator.metrics!(healthy, two)).toEqual(corrected);
+    expect(guardedEstimator.metrics!(healthy, two)).toEqual(corrected);
+    expect(guardedPlainPpiEstimator.metrics!(healthy, two)).toEqual(ppi(two));
     expect(denseTable(guardedTable(healthy, two))).toEqual(denseTable(ppiTable(healthy, two, { pseudo: "soft", lambda: "tuned" })));
     // 2 classes x 5 clusters would need 50: the soft table still
     const five: TestClustering = { name: "five", k: 5, assignments: Int32Array.from({ length: 42 }, (_, i) => i % 5) };
