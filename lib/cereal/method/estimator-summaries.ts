@@ -46,6 +46,10 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     estimate: `${GUARDED_ESTIMATE} As guarded, but it reads the surrogate as overconfident once its confidence has been more than 15 points (not 25) above how often it is right.`,
     interval: GUARDED_INTERVAL,
   },
+  "guarded-reach": {
+    estimate: `${GUARDED_ESTIMATE} As guarded.`,
+    interval: "as guarded's (the prediction-powered table's 90% bootstrap spread, centred on the estimate), widened where it reports the prediction-powered table by the larger of its distances to that table's median and to the soft table's estimate.",
+  },
   "guarded-plain-ppi": {
     estimate: `${GUARDED_ESTIMATE} As guarded, but where overconfident or the labels are plentiful it reports the prediction-powered table without the jackknife correction (the guarded estimator before issue #23's jackknifed branches).`,
     interval: GUARDED_INTERVAL,

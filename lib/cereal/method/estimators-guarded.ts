@@ -70,6 +70,8 @@ export interface GuardOptions extends HealthOptions {
   readonly overconfidentGapZ?: number | null;
   /** default true: the overconfident and plentiful branches report the ppi table's metrics jackknifed, as the weak branch does; false: as they are (guarded-plain-ppi, the default before) */
   readonly jackknifePpi?: boolean;
+  /** default false; true: where it reports a ppi table (weak, overconfident, plentiful) its interval reaches the soft table's metrics too (guarded-reach) */
+  readonly intervalReachesSoft?: boolean;
 }
 
 /** the soft-ppi gap's z of the default guard: 2 in the replay of MEASUREMENTS.md "The overconfident branch since the plentiful-labels rule" (3 gained more on the demo and began to cost weak-imbalanced and weak-aniso), then measured as built on fresh seeds ("The overconfident branch gated by the gap, as built") */
@@ -140,6 +142,17 @@ export function guardedMetrics(input: EstimatorInput, clustering: TestClustering
   return soft ?? metricsFromTable(softTable(input, clustering));
 }
 
+/**
+ * Where the guard reports a ppi table (weak, overconfident or plentiful; not diffuse, whose soft table is the one it distrusts),
+ * the soft table's metrics: the other estimate it chose between, for its interval to reach (intervals.ts aroundEstimate). On the
+ * weak set the two bracket the truth, soft low and ppi high (MEASUREMENTS.md "Issue #23: over-confidence from 15 points, as built").
+ */
+function softReach(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): MetricValues | null {
+  const { state, soft } = guardState(input, clustering, guard);
+  if (state === "healthy" || state === "diffuse") return null;
+  return soft ?? metricsFromTable(softTable(input, clustering));
+}
+
 /** a guarded estimator under a name: the registry holds the default and the forms it is compared with */
 function guardedEstimatorOf(name: string, guard: GuardOptions): Estimator {
   return {
@@ -152,6 +165,7 @@ function guardedEstimatorOf(name: string, guard: GuardOptions): Estimator {
     intervalCentre: "estimate",
     table: (input, clustering) => guardedTable(input, clustering, guard),
     metrics: (input, clustering) => guardedMetrics(input, clustering, guard),
+    ...(guard.intervalReachesSoft ? { intervalReach: (input: EstimatorInput, clustering: TestClustering) => softReach(input, clustering, guard) } : {}),
   };
 }
 
@@ -171,6 +185,8 @@ export const guardedNoGapEstimator = guardedEstimatorOf("guarded-no-gap", { over
  * "Issue #23: over-confidence from 15 points, as built" and "Issue #23: the guard's ppi jackknifed, as built")
  */
 export const guardedOverconfident15Estimator = guardedEstimatorOf("guarded-overconfident-15", { overconfidentGap: 0.15 });
+/** the default guard whose interval, where it reports a ppi table, reaches the soft table's estimate too (issue #23: the weak set's intervals) */
+export const guardedReachEstimator = guardedEstimatorOf("guarded-reach", { intervalReachesSoft: true });
 
 /** the guard's weak branch on its own, in every round: the soft ppi table, its metrics jackknifed (issue #23's comparisons) */
 export const ppiJackknifeEstimator: Estimator = {

@@ -13,6 +13,7 @@ import {
   guardedNoOverconfidenceEstimator,
   guardedOverconfident15Estimator,
   guardedPlainPpiEstimator,
+  guardedReachEstimator,
   ppiJackknifeEstimator,
 } from "./estimators-guarded";
 import { softEstimator } from "./estimators-soft";
@@ -47,6 +48,9 @@ export interface Estimator {
    * estimate, their spread widened by the estimate's distance to their median (aroundEstimate), for
    * an estimator whose draws come from another, unbiased table (estimators-guarded.ts) */
   readonly intervalCentre?: "draws" | "estimate";
+  /** with intervalCentre "estimate": another estimate the interval must reach, widened by its distance to the point
+   * estimate where that is larger than the draws' median's (intervals.ts aroundEstimate); null: the draws' median alone */
+  intervalReach?(input: EstimatorInput, clustering: TestClustering): MetricValues | null;
   /** its table reads input.pseudoLabels when given: an interval draw samples them from pi (intervals.ts drawInput) */
   readonly readsPseudoLabels?: boolean;
   table(input: EstimatorInput, clustering: TestClustering): ContingencyTable;
@@ -134,6 +138,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "guarded-no-gap": guardedNoGapEstimator,
   "guarded-overconfident-15": guardedOverconfident15Estimator,
   "guarded-plain-ppi": guardedPlainPpiEstimator,
+  "guarded-reach": guardedReachEstimator,
 };
 
 export function estimatorByName(name: string): Estimator {

@@ -65,8 +65,8 @@ export function drawInput(input: EstimatorInput, random: Random, estimator: Pick
   return { ...input, multiplicity, pseudoLabels };
 }
 
-export function aroundEstimate(estimate: number, lower: number, median: number, upper: number): Interval {
-  const gap = estimate - median;
+export function aroundEstimate(estimate: number, lower: number, median: number, upper: number, reach?: number): Interval {
+  const gap = Math.max(Math.abs(estimate - median), reach === undefined ? 0 : Math.abs(estimate - reach));
   return [estimate - Math.hypot(median - lower, gap), estimate + Math.hypot(upper - median, gap)];
 }
 
@@ -106,11 +106,12 @@ export function bootstrapIntervals(
   for (const c of clusterings) {
     interval[c.name] = {} as Record<MetricKey, Interval>;
     const point = estimator.intervalCentre === "estimate" ? (options.estimates?.[c.name] ?? pointMetrics(estimator, input, c)) : null;
+    const reach = point && estimator.intervalReach ? estimator.intervalReach(input, c) : null;
     for (const k of METRIC_KEYS) {
       const sorted = values[c.name][k].slice().sort();
       const lower = quantile(sorted, tail);
       const upper = quantile(sorted, 1 - tail);
-      const [lo, hi] = point ? aroundEstimate(point[k], lower, quantile(sorted, 0.5), upper) : [lower, upper];
+      const [lo, hi] = point ? aroundEstimate(point[k], lower, quantile(sorted, 0.5), upper, reach?.[k]) : [lower, upper];
       interval[c.name][k] = [clampMetric(k, lo), clampMetric(k, hi)];
     }
   }
