@@ -25,6 +25,13 @@ describe("aroundEstimate", () => {
     expect(lo).toBeCloseTo(0.49, 12);
     expect(hi).toBeCloseTo(0.54 + Math.sqrt(0.016), 12);
   });
+  it("widens by the distance to another estimate it must reach where that is the larger gap, and ignores one nearer than the median", () => {
+    // reach 0.2: gap 0.3; sides 0.1 and 0.2 -> sqrt(0.01 + 0.09) and sqrt(0.04 + 0.09)
+    const [lo, hi] = aroundEstimate(0.5, 0.4, 0.5, 0.7, 0.2);
+    expect(lo).toBeCloseTo(0.5 - Math.sqrt(0.1), 12);
+    expect(hi).toBeCloseTo(0.5 + Math.sqrt(0.13), 12);
+    expect(aroundEstimate(0.54, 0.47, 0.5, 0.62, 0.52)).toEqual(aroundEstimate(0.54, 0.47, 0.5, 0.62));
+  });
 });
 
 /**
