@@ -13,7 +13,9 @@ const BOOTSTRAP = "90% bootstrap: the labeled items resampled and every pseudo-l
 
 const GUARDED_ESTIMATE =
   "soft (labels + the surrogate's class distributions) while the surrogate is healthy; once it gets under 60% of newly labeled items right, prediction-powered with a jackknife correction of its small-sample bias; when it is right more than 5 points more often than its confidence says (diffuse), prediction-powered from its most likely class.";
-const GUARDED_INTERVAL = "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median.";
+const GUARDED_INTERVAL =
+  "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median, or, where the estimate is prediction-powered, from the soft estimate if that is farther.";
+const GUARDED_INTERVAL_BEFORE = "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median.";
 
 export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   labels: { estimate: "the labeled items alone, no surrogate (Random in the paper's tables).", interval: "90% bootstrap over the labeled items." },
@@ -36,23 +38,23 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   },
   "guarded-no-overconfidence": {
     estimate: `${GUARDED_ESTIMATE} It does not read over-confidence (the guarded estimator before issue #23's overconfidence guard).`,
-    interval: GUARDED_INTERVAL,
+    interval: GUARDED_INTERVAL_BEFORE,
   },
   "guarded-no-gap": {
     estimate: `${GUARDED_ESTIMATE} Once overconfident, prediction-powered (without the jackknife correction) in every later round, however close its soft and prediction-powered NMI (the guarded estimator before the gap test); prediction-powered once the labels number 5 per cell, as guarded.`,
-    interval: GUARDED_INTERVAL,
+    interval: GUARDED_INTERVAL_BEFORE,
   },
   "guarded-overconfident-15": {
     estimate: `${GUARDED_ESTIMATE} As guarded, but it reads the surrogate as overconfident once its confidence has been more than 15 points (not 25) above how often it is right.`,
     interval: GUARDED_INTERVAL,
   },
-  "guarded-reach": {
+  "guarded-no-reach": {
     estimate: `${GUARDED_ESTIMATE} As guarded.`,
-    interval: "as guarded's (the prediction-powered table's 90% bootstrap spread, centred on the estimate), widened where it reports the prediction-powered table by the larger of its distances to that table's median and to the soft table's estimate.",
+    interval: GUARDED_INTERVAL_BEFORE,
   },
   "guarded-plain-ppi": {
     estimate: `${GUARDED_ESTIMATE} As guarded, but where overconfident or the labels are plentiful it reports the prediction-powered table without the jackknife correction (the guarded estimator before issue #23's jackknifed branches).`,
-    interval: GUARDED_INTERVAL,
+    interval: GUARDED_INTERVAL_BEFORE,
   },
 };
 

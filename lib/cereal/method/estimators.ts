@@ -11,9 +11,9 @@ import {
   guardedEstimator,
   guardedNoGapEstimator,
   guardedNoOverconfidenceEstimator,
+  guardedNoReachEstimator,
   guardedOverconfident15Estimator,
   guardedPlainPpiEstimator,
-  guardedReachEstimator,
   ppiJackknifeEstimator,
 } from "./estimators-guarded";
 import { softEstimator } from "./estimators-soft";
@@ -138,7 +138,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "guarded-no-gap": guardedNoGapEstimator,
   "guarded-overconfident-15": guardedOverconfident15Estimator,
   "guarded-plain-ppi": guardedPlainPpiEstimator,
-  "guarded-reach": guardedReachEstimator,
+  "guarded-no-reach": guardedNoReachEstimator,
 };
 
 export function estimatorByName(name: string): Estimator {

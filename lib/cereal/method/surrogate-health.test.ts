@@ -7,8 +7,8 @@ import {
   guardedNoGapEstimator,
   guardedNoOverconfidenceEstimator,
   guardedOverconfident15Estimator,
+  guardedNoReachEstimator,
   guardedPlainPpiEstimator,
-  guardedReachEstimator,
   guardedTable,
   OVERCONFIDENT_GAP_Z,
 } from "./estimators-guarded";
@@ -82,16 +82,16 @@ describe("surrogate health and the guarded estimator", () => {
     expect(weak).toEqual(jackknifeMetrics(bad, ppi));
   });
 
-  it("guarded-reach: its interval reaches the soft table's estimate where it reports a ppi table, nothing more where it reports the soft one", () => {
+  it("guarded: its interval reaches the soft table's estimate where it reports a ppi table, nothing more where it reports the soft one", () => {
     const good = setup([0.9, 0.1], [0.2, 0.8]);
-    expect(guardedReachEstimator.intervalReach!(good, clustering)).toBeNull();
+    expect(guardedEstimator.intervalReach!(good, clustering)).toBeNull();
     const bad = setup([0.1, 0.9], [0.8, 0.2]);
-    expect(guardedReachEstimator.intervalReach!(bad, clustering)).toEqual(metricsFromTable(softTable(bad, clustering)));
-    expect(guardedReachEstimator.metrics!(bad, clustering)).toEqual(guardedEstimator.metrics!(bad, clustering));
-    expect(guardedEstimator.intervalReach).toBeUndefined();
-    // the same draws: the interval holds the default's and reaches the soft estimate (clamped to NMI's range)
-    const wide = bootstrapIntervals(bad, [clustering], guardedReachEstimator, { seed: 5, draws: 50 }).interval.c.nmi;
-    const plain = bootstrapIntervals(bad, [clustering], guardedEstimator, { seed: 5, draws: 50 }).interval.c.nmi;
+    expect(guardedEstimator.intervalReach!(bad, clustering)).toEqual(metricsFromTable(softTable(bad, clustering)));
+    expect(guardedNoReachEstimator.metrics!(bad, clustering)).toEqual(guardedEstimator.metrics!(bad, clustering));
+    expect(guardedNoReachEstimator.intervalReach).toBeUndefined();
+    // the same draws: the interval holds guarded-no-reach's and reaches the soft estimate
+    const wide = bootstrapIntervals(bad, [clustering], guardedEstimator, { seed: 5, draws: 50 }).interval.c.nmi;
+    const plain = bootstrapIntervals(bad, [clustering], guardedNoReachEstimator, { seed: 5, draws: 50 }).interval.c.nmi;
     const soft = metricsFromTable(softTable(bad, clustering)).nmi;
     expect(wide[0]).toBeLessThanOrEqual(Math.min(plain[0], soft));
     expect(wide[1]).toBeGreaterThanOrEqual(Math.max(plain[1], soft));
