@@ -22,7 +22,9 @@
  * from G = 0.15 or 0.2 instead of 0.25. Runs of `--surrogate select`
  * (a group of their own) also replay the recorded guard with the soft table wherever the mixture predicted and read calibrated.
  * Runs made with `--compare soft,ppi,ppi-jackknife` also replay the recorded guard with `ppi-jackknife` wherever it
- * reported `ppi` (its overconfident and plentiful branches: the weak branch's small-sample correction there too).
+ * reported `ppi` (its overconfident and plentiful branches: the weak branch's small-sample correction there too). That
+ * row means something only for runs recorded before 92b8244, whose `guarded` reported the plain `ppi` there; since then
+ * `guarded` is that replay itself, and the row reads the same as the recorded guard.
  *
  *   node --import tsx bench/guard-replay.ts [--bundles DIR,DIR] RUN.json [RUN.json ...]   (Random's runs among them)
  */
