@@ -116,14 +116,32 @@ function guardState(input: EstimatorInput, clustering: TestClustering, guard: Gu
   if (h.weak) return { state: "weak" };
   if (h.diffuse) return { state: "diffuse" };
   const gap = guard.overconfidence !== false && overconfident ? overconfidenceShows(input, clustering, guard) : null;
-  if (gap?.shows) return { state: "overconfident", ppi: gap.ppi };
+  if (gap?.shows) return { state: "overconfident", soft: gap.soft, ppi: gap.ppi };
   const perCell = guard.plentifulPerCell === undefined ? PLENTIFUL_LABELS_PER_CELL : guard.plentifulPerCell;
   const plentiful = perCell !== null && labelsArePlentiful(input.labeled.rows.length, input.numClasses, clustering.k, perCell);
   return { state: plentiful ? "plentiful" : "healthy", soft: gap?.soft, ppi: gap?.ppi };
 }
 
+/**
+ * The verdicts read on each point input, per guard and clustering: its estimate (guardedMetrics) and its interval's reach
+ * (softReach) ask for the same state, and in an overconfident round that is the gap gate's 21 ppi tables. An input is
+ * built once per round and never changed (round.ts), so it is a sound key; a bootstrap draw's input is not kept.
+ */
+const verdicts = new WeakMap<EstimatorInput, Map<GuardOptions, Map<TestClustering, GuardVerdict>>>();
+
+function guardVerdict(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): GuardVerdict {
+  if (input.multiplicity) return guardState(input, clustering, guard);
+  let byGuard = verdicts.get(input);
+  if (!byGuard) verdicts.set(input, (byGuard = new Map()));
+  let byClustering = byGuard.get(guard);
+  if (!byClustering) byGuard.set(guard, (byClustering = new Map()));
+  let verdict = byClustering.get(clustering);
+  if (!verdict) byClustering.set(clustering, (verdict = guardState(input, clustering, guard)));
+  return verdict;
+}
+
 export function guardedTable(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions = {}): ContingencyTable {
-  const { state } = guardState(input, clustering, guard);
+  const { state } = guardVerdict(input, clustering, guard);
   if (state === "diffuse") return ppiTable(input, clustering, PPI_HARD);
   return input.multiplicity || state !== "healthy" ? ppiTable(input, clustering, PPI) : softTable(input, clustering);
 }
@@ -135,7 +153,7 @@ function ppiJackknifeMetrics(input: EstimatorInput, clustering: TestClustering):
 
 /** the soft table's metrics when healthy; when weak, overconfident or the labels are plentiful, the ppi table's with the jackknife's small-sample correction (as they are where the guard says jackknifePpi false); when diffuse, the ppi-hard table's */
 export function guardedMetrics(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions = {}): MetricValues {
-  const { state, soft, ppi } = guardState(input, clustering, guard);
+  const { state, soft, ppi } = guardVerdict(input, clustering, guard);
   if (state === "weak") return ppiJackknifeMetrics(input, clustering);
   if (state === "diffuse") return metricsFromTable(ppiTable(input, clustering, PPI_HARD));
   if (state === "overconfident" || state === "plentiful") {
@@ -151,7 +169,7 @@ export function guardedMetrics(input: EstimatorInput, clustering: TestClustering
  * weak set the two bracket the truth, soft low and ppi high (MEASUREMENTS.md "Issue #23: over-confidence from 15 points, as built").
  */
 function softReach(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): MetricValues | null {
-  const { state, soft } = guardState(input, clustering, guard);
+  const { state, soft } = guardVerdict(input, clustering, guard);
   if (state === "healthy" || state === "diffuse") return null;
   return soft ?? metricsFromTable(softTable(input, clustering));
 }

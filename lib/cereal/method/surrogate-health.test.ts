@@ -206,6 +206,13 @@ describe("surrogate health: calibration", () => {
     expect(z).toBeLessThan(OVERCONFIDENT_GAP_Z);
     expect(guardedMetrics(sharp, clusters, { plentifulPerCell: null })).toEqual(soft);
     expect(guardedMetrics(sharp, clusters, { plentifulPerCell: null, overconfidentGapZ: null })).toEqual(ppi.corrected);
+    // the verdict is read once per input, guard and clustering (the estimate and its interval's reach ask for it): the
+    // estimate asked again is the very object the gate made, where a copy of the input reads anew
+    const guard = gated(1.1 * z);
+    const first = guardedMetrics(sharp, clusters, guard);
+    expect(guardedMetrics(sharp, clusters, guard)).toBe(first);
+    expect(guardedMetrics({ ...sharp }, clusters, guard)).not.toBe(first);
+    expect(guardedMetrics({ ...sharp }, clusters, guard)).toEqual(first);
   });
 
   it("guarded-overconfident-15: a surrogate 19 points overconfident loses the soft table there, where the default guard (25 points) keeps it", () => {
