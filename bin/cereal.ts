@@ -57,7 +57,7 @@ const USAGE = `usage:
                   [--fixmatch] [--pseudo | --estimator ${Object.keys(ESTIMATORS).join("|")}] [--seed S] [--seed-size 50]
                   [--batch 50] [--budget 1000] [--steps 512] [--warm-steps S (rounds after the first train on from the previous weights)]
                   [--threshold 0.95] [--surrogate mlp|fake|mixture|select|select-cells|select-both (select: the MLP or the Gaussian mixture by out-of-sample log-loss; select-cells: by the soft table's cell bias; select-both: the mixture where both prefer it)]
-                  [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1]
+                  [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1] [--uniform-while-ppi on|off]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
                   [--compare all|NAME,NAME] [--record-predictions] [--calibrate] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
                   [--lag 0 (asynchronous stages drawn with rankings L rounds old)] [--skip-rate 0 (skips: P on hard rows, P/5 elsewhere)]
@@ -169,6 +169,7 @@ const SIMULATE_OPTIONS = {
   design: { type: "string" },
   "score-mode": { type: "string" },
   eps: { type: "string" },
+  "uniform-while-ppi": { type: "string" },
   "interval-draws": { type: "string" },
   "no-intervals": { type: "boolean", default: false },
   "record-predictions": { type: "boolean", default: false },
@@ -245,6 +246,7 @@ async function runSimulate(argv: string[]): Promise<void> {
     design: values.design === undefined ? undefined : oneOf<Design>(values.design, "design", ["uniform", "top-score", "proportional"], "uniform"),
     scoreMode: oneOf<ScoreMode>(values["score-mode"], "score-mode", ["mean", "per-clustering"], "mean"),
     eps: num(values.eps, "eps", 0.1),
+    uniformWhileLabelsCarry: oneOf(values["uniform-while-ppi"], "uniform-while-ppi", ["on", "off"] as const, "off") === "on",
     intervals: values["no-intervals"] ? false : { draws: int(values["interval-draws"], "interval-draws", 200) },
     timings: !values["no-timings"],
     onRound: quiet ? undefined : (r) => process.stderr.write(formatRound(r, clusterings) + "\n"),

@@ -41,6 +41,8 @@ export interface SimulateOptions {
   readonly design?: Design;
   readonly scoreMode?: ScoreMode;
   readonly eps?: number;
+  /** uniform draws while the estimator reports a prediction-powered table (RoundOptions.uniformWhileLabelsCarry) */
+  readonly uniformWhileLabelsCarry?: boolean;
   readonly mcPasses?: number;
   readonly intervals?: { readonly draws?: number; readonly level?: number } | false;
   readonly stopRule?: StopRuleOptions;
@@ -94,6 +96,8 @@ export interface RoundRecord {
   /** health.weak: the previous models' out-of-sample accuracy fell below the threshold */
   readonly surrogateWeak?: boolean;
   readonly trainer?: "fixmatch" | "supervised" | null;
+  /** true where the next batch was drawn uniformly because the labels carry the estimate (RoundOptions.uniformWhileLabelsCarry); absent otherwise */
+  readonly drawnUniform?: true;
   /** a choosing surrogate's candidates this round (FitReport.candidates; the simulator's --surrogate select, select-cells and select-both) */
   readonly surrogateCandidates?: readonly CandidateReport[];
 }
@@ -192,6 +196,7 @@ export async function simulate(
         design: options.design,
         scoreMode: options.scoreMode,
         eps: options.eps,
+        uniformWhileLabelsCarry: options.uniformWhileLabelsCarry,
         mcPasses: options.mcPasses,
         intervals: options.intervals,
         compare: options.compare,
@@ -252,6 +257,7 @@ export async function simulate(
         trainer: result.trainer,
         // only when reported, so other runs' JSON (and the simulate reference hash) stay what they were
         ...(result.fit?.candidates ? { surrogateCandidates: result.fit.candidates } : {}),
+        ...(result.eps !== (options.eps ?? 0.1) ? { drawnUniform: true as const } : {}),
       };
       rounds.push(record);
       options.onRound?.(record);
@@ -294,6 +300,7 @@ export async function simulate(
       // only when set, so synchronous runs' JSON (and the grid jobs' keys) stay what they were
       ...(lag > 0 ? { lag } : {}),
       ...(skipRate > 0 ? { skipRate } : {}),
+      ...(options.uniformWhileLabelsCarry ? { uniformWhileLabelsCarry: true } : {}),
     },
     rounds,
     draws: [...state.draws],

@@ -174,6 +174,12 @@ function softReach(input: EstimatorInput, clustering: TestClustering, guard: Gua
   return soft ?? metricsFromTable(softTable(input, clustering));
 }
 
+/** whether the guard reports a soft ppi table (weak, overconfident, plentiful), whose variance the design's inverse weights carry */
+function reportsPpi(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): boolean {
+  const { state } = guardVerdict(input, clustering, guard);
+  return state === "weak" || state === "overconfident" || state === "plentiful";
+}
+
 /** a guarded estimator under a name: the registry holds the default and the forms it is compared with */
 function guardedEstimatorOf(name: string, guard: GuardOptions): Estimator {
   return {
@@ -186,6 +192,7 @@ function guardedEstimatorOf(name: string, guard: GuardOptions): Estimator {
     intervalCentre: "estimate",
     table: (input, clustering) => guardedTable(input, clustering, guard),
     metrics: (input, clustering) => guardedMetrics(input, clustering, guard),
+    restsOnLabels: (input, clustering) => reportsPpi(input, clustering, guard),
     ...(guard.intervalReachesSoft !== false ? { intervalReach: (input: EstimatorInput, clustering: TestClustering) => softReach(input, clustering, guard) } : {}),
   };
 }

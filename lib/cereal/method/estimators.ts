@@ -51,6 +51,9 @@ export interface Estimator {
   /** with intervalCentre "estimate": another estimate the interval must reach, widened by its distance to the point
    * estimate where that is larger than the draws' median's (intervals.ts aroundEstimate); null: the draws' median alone */
   intervalReach?(input: EstimatorInput, clustering: TestClustering): MetricValues | null;
+  /** whether its estimate of this clustering is a prediction-powered table, whose variance rests on how the labels were
+   * drawn (round.ts RoundOptions.uniformWhileLabelsCarry); absent: never */
+  restsOnLabels?(input: EstimatorInput, clustering: TestClustering): boolean;
   /** its table reads input.pseudoLabels when given: an interval draw samples them from pi (intervals.ts drawInput) */
   readonly readsPseudoLabels?: boolean;
   table(input: EstimatorInput, clustering: TestClustering): ContingencyTable;

@@ -35,6 +35,12 @@ export interface RoundOptions {
   readonly design?: Design;
   readonly scoreMode?: ScoreMode;
   readonly eps?: number;
+  /** the next batch drawn uniformly (the proportional design's uniform share eps = 1) while the estimator reports a
+   * prediction-powered table for some clustering (Estimator.restsOnLabels): that table's variance is the sum over the pool of
+   * (1/q - 1) times the squared residual, and the acquisition's low-score rows, where the labels must correct a poor surrogate
+   * too, are drawn at eps / |U|; the soft table's rounds keep the acquisition's draws, which teach the surrogate (ESTIMATORS.md,
+   * "Uniform draws while the labels carry the estimate") */
+  readonly uniformWhileLabelsCarry?: boolean;
   /** rows never to acquire (e.g. already handed out as tasks but not yet labeled) */
   readonly exclude?: Int32Array;
   /** MC dropout passes for BALD (default 10) */
@@ -93,6 +99,8 @@ export interface RoundResult {
   readonly outOfSample: OutOfSampleRecord;
   /** the trained surrogate's weights (the next state's warmStart), null without a surrogate or when it has none */
   readonly weights: Float32Array | null;
+  /** the next draw's uniform share (drawEps): 1 where RoundOptions.uniformWhileLabelsCarry made it uniform */
+  readonly eps: number;
 }
 
 /** Does this configuration need the surrogate at all? Random + labels-only + supervised does not. */
@@ -140,6 +148,8 @@ export interface EstimatedRound {
   readonly byEstimator: RoundResult["byEstimator"];
   readonly estimate: Record<string, MetricValues>;
   readonly intervals: IntervalReport | null;
+  /** the primary estimator reports a prediction-powered table for some clustering (Estimator.restsOnLabels) */
+  readonly labelsCarry: boolean;
 }
 
 /** The acquire step's output: the next batch, the pool's scores and the out-of-sample record extended by it. */
@@ -242,7 +252,13 @@ export function estimateRound(state: CerealState, fitted: FittedRound, options: 
     };
   }
   const { estimate, intervals } = byEstimator[options.estimator.name];
-  return { calibrated, calibration, pseudoLabels, byEstimator, estimate, intervals };
+  const labelsCarry = problem.clusterings.some((c) => options.estimator.restsOnLabels?.(input, c) === true);
+  return { calibrated, calibration, pseudoLabels, byEstimator, estimate, intervals, labelsCarry };
+}
+
+/** the proportional design's uniform share for the next draw: 1 (uniform) while the labels carry the estimate and the options say so, else options.eps (default 0.1) */
+export function drawEps(estimated: Pick<EstimatedRound, "labelsCarry">, options: Pick<RoundOptions, "eps" | "uniformWhileLabelsCarry">): number {
+  return options.uniformWhileLabelsCarry === true && estimated.labelsCarry ? 1 : (options.eps ?? 0.1);
 }
 
 /** Step 3: draw the next batch by the acquisition function and design, and extend the out-of-sample record with it. */
@@ -261,9 +277,10 @@ export function acquireRound(state: CerealState, fitted: FittedRound, estimated:
     for (let i = 0; i < unlabeled.length; i++) currentClasses[unlabeled[i]] = pseudoLabels[i];
   }
   const pool = acquisitionPool(unlabeled, proba, mc, C, options.exclude);
+  const eps = drawEps(estimated, options);
   const { design, draws, scores } = acquireBatch(
     { numClasses: C, clusterings: problem.clusterings, pool: pool.rows, proba: pool.proba, mc: pool.mc, currentClasses },
-    { acquisition: options.acquisition, n: options.batch, design: options.design, scoreMode: options.scoreMode, eps: options.eps },
+    { acquisition: options.acquisition, n: options.batch, design: options.design, scoreMode: options.scoreMode, eps },
     Random.from(options.seed, "acquire", round),
   );
   const next = recordDraws(draws, design, round + 1, state.draws.length);
@@ -280,7 +297,7 @@ export function acquireRound(state: CerealState, fitted: FittedRound, estimated:
       clusterings: problem.clusterings,
       drawnPositions: positionsIn(pool.rows, next.map((d) => d.row)),
       // the proportional design's q of every pool row (mean score mode); uniform: n/|pool|
-      q: design === "proportional" && scores ? inclusionProbabilities(scores, options.batch, options.eps ?? 0.1) : undefined,
+      q: design === "proportional" && scores ? inclusionProbabilities(scores, options.batch, eps) : undefined,
     });
   }
   return { next, poolScores, outOfSample };
@@ -296,7 +313,7 @@ export function rankRound(state: CerealState, fitted: FittedRound, estimated: Es
   const C = problem.numClasses;
   const { unlabeled, proba, mc } = fitted;
   const design = options.design ?? DEFAULT_DESIGN[options.acquisition];
-  const eps = options.eps ?? 0.1;
+  const eps = drawEps(estimated, options);
   let currentClasses: Int32Array | null = null;
   if (estimated.pseudoLabels) {
     currentClasses = new Int32Array(n);
@@ -322,11 +339,11 @@ export async function runRound(state: CerealState, surrogate: Surrogate | null, 
   const fitted = await fitRound(state, surrogate, options);
   const estimated = estimateRound(state, fitted, options);
   const acquired = acquireRound(state, fitted, estimated, options);
-  return roundResult(state, fitted, estimated, acquired, (performance.now() - started) / 1000);
+  return roundResult(state, fitted, estimated, acquired, (performance.now() - started) / 1000, drawEps(estimated, options));
 }
 
 /** The steps' outputs as one RoundResult. */
-export function roundResult(state: CerealState, fitted: FittedRound, estimated: EstimatedRound, acquired: AcquiredBatch, roundSeconds: number): RoundResult {
+export function roundResult(state: CerealState, fitted: FittedRound, estimated: EstimatedRound, acquired: AcquiredBatch, roundSeconds: number, eps: number): RoundResult {
   return {
     round: state.round,
     nLabels: state.labeled.rows.length,
@@ -345,6 +362,7 @@ export function roundResult(state: CerealState, fitted: FittedRound, estimated: 
     trainer: fitted.fit ? (fitted.fixmatch ? "fixmatch" : "supervised") : null,
     outOfSample: acquired.outOfSample,
     weights: fitted.weights,
+    eps,
   };
 }
 

@@ -65,6 +65,36 @@ describe("stages", () => {
     expect(() => drawStage({ stage: 4, firstOrder: 56, pool: Int32Array.from([0]), size: 1, ranking, numClasses: 3, clusterings: p.clusterings, random: Random.from(1, "stage", 4) })).toThrow(/did not rank it/);
   });
 
+  it("with uniformWhileLabelsCarry, draws uniformly (eps = 1) in a round whose estimator rests on the labels, synchronous and staged alike", async () => {
+    const { problem: p, truth } = problem();
+    const rows = Int32Array.from([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    const state: CerealState = { problem: p, labeled: { rows, labels: Int32Array.from(rows, (r) => truth[r]) }, draws: seedDraws(rows, 300), round: 0 };
+    const ppi = ppiEstimator("ppi", { pseudo: "soft", lambda: "tuned" });
+    const resting = (rests: boolean): RoundOptions => ({
+      acquisition: "hardnmi",
+      design: "proportional",
+      estimator: { ...ppi, restsOnLabels: () => rests },
+      fixmatch: false,
+      batch: 12,
+      seed: 5,
+      intervals: false,
+      uniformWhileLabelsCarry: true,
+    });
+    const fitted = await fitRound(state, createKnnSurrogate(p.embeddings, 3), resting(true));
+    const carried = estimateRound(state, fitted, resting(true));
+    expect(carried.labelsCarry).toBe(true);
+    const uniform = acquireRound(state, fitted, carried, resting(true));
+    expect(uniform.next.map((d) => d.q)).toEqual(Array(12).fill(12 / 291).map((q) => expect.closeTo(q, 12)));
+    expect(rankRound(state, fitted, carried, resting(true)).eps).toBe(1);
+    // the same round when the estimate rests on the surrogate, or with the option off: the acquisition's q (eps 0.1)
+    const own = estimateRound(state, fitted, resting(false));
+    expect(own.labelsCarry).toBe(false);
+    const drawn = acquireRound(state, fitted, own, resting(false));
+    expect(new Set(drawn.next.map((d) => d.q.toFixed(9))).size).toBeGreaterThan(1);
+    expect(rankRound(state, fitted, own, resting(false)).eps).toBe(0.1);
+    expect(acquireRound(state, fitted, carried, { ...resting(true), uniformWhileLabelsCarry: false }).next).toEqual(drawn.next);
+  });
+
   it("draws uniformly without evidence before any round finished", () => {
     const { problem: p } = problem();
     const pool = Int32Array.from({ length: 100 }, (_, i) => i + 20);

@@ -71,6 +71,9 @@ describe("surrogate health and the guarded estimator", () => {
     expect(denseTable(guardedTable(bad, clustering))).toEqual(ppi);
     const draw = { ...good, multiplicity: Int32Array.from([1, 1, 1, 1]) };
     expect(denseTable(guardedTable(draw, clustering))).toEqual(denseTable(ppiTable(draw, clustering, { pseudo: "soft", lambda: "tuned" })));
+    // what the next draw reads (round.ts uniformWhileLabelsCarry): the estimate rests on the labels where it is the ppi table
+    expect(guardedEstimator.restsOnLabels!(good, clustering)).toBe(false);
+    expect(guardedEstimator.restsOnLabels!(bad, clustering)).toBe(true);
   });
 
   it("guarded metrics: the soft table's when healthy, the jackknifed ppi table's when weak", () => {
@@ -206,6 +209,9 @@ describe("surrogate health: calibration", () => {
     expect(z).toBeLessThan(OVERCONFIDENT_GAP_Z);
     expect(guardedMetrics(sharp, clusters, { plentifulPerCell: null })).toEqual(soft);
     expect(guardedMetrics(sharp, clusters, { plentifulPerCell: null, overconfidentGapZ: null })).toEqual(ppi.corrected);
+    // the default guard's verdict here is plentiful (42 labels, 5 a cell of 2 x 2 from 20): the ppi table, the labels carrying it
+    expect(guardedEstimator.metrics!(sharp, clusters)).toEqual(ppi.corrected);
+    expect(guardedEstimator.restsOnLabels!(sharp, clusters)).toBe(true);
     // the verdict is read once per input, guard and clustering (the estimate and its interval's reach ask for it): the
     // estimate asked again is the very object the gate made, where a copy of the input reads anew
     const guard = gated(1.1 * z);
