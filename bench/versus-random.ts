@@ -31,7 +31,7 @@ const byBundle = new Map<string, { run: RunFile; random: RunFile }[]>();
 for (const { file, run } of all.filter(({ run }) => !isRandom(run))) {
   const random = randoms.get(key(run));
   if (!random) throw new Error(`${file}: no Random run of ${run.bundle} seed ${run.config.seed}`);
-  const group = `${run.bundle}, ${run.surrogate} surrogate (${run.config.acquisition}, ${run.config.design})`;
+  const group = `${run.bundle}, ${run.surrogate} surrogate (${run.config.acquisition}, ${run.config.design}${run.config.uniformWhileLabelsCarry ? ", uniform while ppi" : ""})`;
   byBundle.set(group, [...(byBundle.get(group) ?? []), { run, random }]);
 }
 
