@@ -52,6 +52,10 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     estimate: `${GUARDED_ESTIMATE} As guarded.`,
     interval: GUARDED_INTERVAL_BEFORE,
   },
+  "guarded-gap-always": {
+    estimate: `${GUARDED_ESTIMATE} As guarded, but it tests the soft and prediction-powered NMI against each other (2 jackknife standard errors) in every round it would report the soft table, not only once the surrogate has been overconfident.`,
+    interval: GUARDED_INTERVAL,
+  },
   "guarded-plain-ppi": {
     estimate: `${GUARDED_ESTIMATE} As guarded, but where overconfident or the labels are plentiful it reports the prediction-powered table without the jackknife correction (the guarded estimator before issue #23's jackknifed branches).`,
     interval: GUARDED_INTERVAL_BEFORE,

@@ -75,6 +75,8 @@ export interface GuardOptions extends HealthOptions {
   readonly jackknifePpi?: boolean;
   /** default true: where it reports a ppi table (weak, overconfident, plentiful) its interval reaches the soft table's metrics too; false: the draws' median alone (guarded-no-reach) */
   readonly intervalReachesSoft?: boolean;
+  /** default false: the soft-ppi gap is read only where the surrogate reads overconfident; true: in every round the soft table would be reported (guarded-gap-always) */
+  readonly gapInEveryRound?: boolean;
 }
 
 /** the soft-ppi gap's z of the default guard: 2 in the replay of MEASUREMENTS.md "The overconfident branch since the plentiful-labels rule" (3 gained more on the demo and began to cost weak-imbalanced and weak-aniso), then measured as built on fresh seeds ("The overconfident branch gated by the gap, as built") */
@@ -101,7 +103,8 @@ function overconfidenceShows(input: EstimatorInput, clustering: TestClustering, 
   return { shows: Math.abs(soft.nmi - ppi.full.nmi) > z * ppi.se.nmi, soft, ppi };
 }
 
-type GuardState = "healthy" | "weak" | "diffuse" | "overconfident" | "plentiful";
+/** "gap": the soft-ppi gap shows in a round the surrogate does not read overconfident (GuardOptions.gapInEveryRound) */
+type GuardState = "healthy" | "weak" | "diffuse" | "overconfident" | "gap" | "plentiful";
 
 /** the state, with the soft table's metrics and the ppi table's jackknife where the gap gate already computed them (guardedMetrics reports those) */
 interface GuardVerdict {
@@ -115,8 +118,8 @@ function guardState(input: EstimatorInput, clustering: TestClustering, guard: Gu
   const { health: h, overconfident } = guardReading(input.labeled, input.draws, input.outOfSample, guard);
   if (h.weak) return { state: "weak" };
   if (h.diffuse) return { state: "diffuse" };
-  const gap = guard.overconfidence !== false && overconfident ? overconfidenceShows(input, clustering, guard) : null;
-  if (gap?.shows) return { state: "overconfident", soft: gap.soft, ppi: gap.ppi };
+  const gap = guard.overconfidence !== false && (overconfident || guard.gapInEveryRound === true) ? overconfidenceShows(input, clustering, guard) : null;
+  if (gap?.shows) return { state: overconfident ? "overconfident" : "gap", soft: gap.soft, ppi: gap.ppi };
   const perCell = guard.plentifulPerCell === undefined ? PLENTIFUL_LABELS_PER_CELL : guard.plentifulPerCell;
   const plentiful = perCell !== null && labelsArePlentiful(input.labeled.rows.length, input.numClasses, clustering.k, perCell);
   return { state: plentiful ? "plentiful" : "healthy", soft: gap?.soft, ppi: gap?.ppi };
@@ -156,7 +159,7 @@ export function guardedMetrics(input: EstimatorInput, clustering: TestClustering
   const { state, soft, ppi } = guardVerdict(input, clustering, guard);
   if (state === "weak") return ppiJackknifeMetrics(input, clustering);
   if (state === "diffuse") return metricsFromTable(ppiTable(input, clustering, PPI_HARD));
-  if (state === "overconfident" || state === "plentiful") {
+  if (state === "overconfident" || state === "gap" || state === "plentiful") {
     if (guard.jackknifePpi !== false) return ppi ? ppi.corrected : ppiJackknifeMetrics(input, clustering);
     return ppi ? ppi.full : metricsFromTable(ppiTable(input, clustering, PPI));
   }
@@ -177,7 +180,7 @@ function softReach(input: EstimatorInput, clustering: TestClustering, guard: Gua
 /** whether the guard reports a soft ppi table (weak, overconfident, plentiful), whose variance the design's inverse weights carry */
 function reportsPpi(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): boolean {
   const { state } = guardVerdict(input, clustering, guard);
-  return state === "weak" || state === "overconfident" || state === "plentiful";
+  return state === "weak" || state === "overconfident" || state === "gap" || state === "plentiful";
 }
 
 /** a guarded estimator under a name: the registry holds the default and the forms it is compared with */
@@ -199,6 +202,8 @@ function guardedEstimatorOf(name: string, guard: GuardOptions): Estimator {
 
 /** the default: the soft table only while pi is neither weak, diffuse nor overconfident with a soft-ppi gap to show, and the labels are few per cell; the ppi table jackknifed wherever it is reported, its interval then reaching the soft estimate (issue #23) */
 export const guardedEstimator = guardedEstimatorOf("guarded", {});
+/** the default guard reading the soft-ppi gap in every round the soft table would be reported, not only where the surrogate reads overconfident (issue #23's measurement) */
+export const guardedGapAlwaysEstimator = guardedEstimatorOf("guarded-gap-always", { gapInEveryRound: true });
 /** the default before its interval reached the soft estimate in the ppi branches (MEASUREMENTS.md "Issue #23: intervals that reach the soft estimate, as built") */
 export const guardedNoReachEstimator = guardedEstimatorOf("guarded-no-reach", { intervalReachesSoft: false });
 /** the default before the ppi branches were jackknifed: the overconfident and plentiful branches report the ppi table's metrics as they are, the interval the draws' median alone (MEASUREMENTS.md "Issue #23: the guard's ppi jackknifed, as built") */

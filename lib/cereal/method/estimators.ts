@@ -11,6 +11,7 @@ import {
   guardedEstimator,
   guardedNoGapEstimator,
   guardedNoOverconfidenceEstimator,
+  guardedGapAlwaysEstimator,
   guardedNoReachEstimator,
   guardedOverconfident15Estimator,
   guardedPlainPpiEstimator,
@@ -142,6 +143,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "guarded-overconfident-15": guardedOverconfident15Estimator,
   "guarded-plain-ppi": guardedPlainPpiEstimator,
   "guarded-no-reach": guardedNoReachEstimator,
+  "guarded-gap-always": guardedGapAlwaysEstimator,
 };
 
 export function estimatorByName(name: string): Estimator {

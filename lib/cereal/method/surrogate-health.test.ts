@@ -209,6 +209,11 @@ describe("surrogate health: calibration", () => {
     expect(z).toBeLessThan(OVERCONFIDENT_GAP_Z);
     expect(guardedMetrics(sharp, clusters, { plentifulPerCell: null })).toEqual(soft);
     expect(guardedMetrics(sharp, clusters, { plentifulPerCell: null, overconfidentGapZ: null })).toEqual(ppi.corrected);
+    // read in every round (guarded-gap-always): where the surrogate does not read overconfident (threshold 0.99) the gap alone decides
+    const calm = (at: number, always: boolean) => ({ ...gated(at), overconfidentGap: 0.99, gapInEveryRound: always });
+    expect(guardedMetrics(sharp, clusters, calm(0.9 * z, false))).toEqual(soft);
+    expect(guardedMetrics(sharp, clusters, calm(0.9 * z, true))).toEqual(ppi.corrected);
+    expect(guardedMetrics(sharp, clusters, calm(1.1 * z, true))).toEqual(soft);
     // the default guard's verdict here is plentiful (42 labels, 5 a cell of 2 x 2 from 20): the ppi table, the labels carrying it
     expect(guardedEstimator.metrics!(sharp, clusters)).toEqual(ppi.corrected);
     expect(guardedEstimator.restsOnLabels!(sharp, clusters)).toBe(true);
