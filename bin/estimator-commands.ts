@@ -23,12 +23,9 @@ export function parseCompare(value: string | undefined): Estimator[] | undefined
 }
 
 /** simulate --recommended: the recommended configuration, where the command line does not say otherwise */
-export function withRecommended<
-  T extends { acquisition?: string; design?: string; fixmatch?: boolean; steps?: string; "warm-steps"?: string; estimator?: string; "trainer-guard"?: boolean; "uniform-while-ppi"?: string },
->(values: T): T {
+export function withRecommended<T extends { acquisition?: string; design?: string; fixmatch?: boolean; steps?: string; "warm-steps"?: string; estimator?: string; "trainer-guard"?: boolean }>(values: T): T {
   return {
     ...values,
-    "uniform-while-ppi": values["uniform-while-ppi"] ?? (RECOMMENDED.uniformWhileLabelsCarry ? "on" : "off"),
     steps: values.steps ?? String(RECOMMENDED.fixmatchSteps),
     "warm-steps": values["warm-steps"] ?? (RECOMMENDED.fixmatchWarmSteps === null ? undefined : String(RECOMMENDED.fixmatchWarmSteps)),
     "trainer-guard": values["trainer-guard"] || RECOMMENDED.trainerGuard,

@@ -22,8 +22,6 @@ export interface Configuration {
   readonly estimator: string;
   /** FixMatch falls back to supervised training while the surrogate is weak (RoundOptions.trainerGuard) */
   readonly trainerGuard: boolean;
-  /** the next batch drawn uniformly while the estimator reports a prediction-powered table (RoundOptions.uniformWhileLabelsCarry) */
-  readonly uniformWhileLabelsCarry: boolean;
 }
 
 export const RECOMMENDED: Configuration = {
@@ -39,5 +37,4 @@ export const RECOMMENDED: Configuration = {
   fixmatchWarmSteps: 256,
   estimator: "guarded",
   trainerGuard: true,
-  uniformWhileLabelsCarry: false,
 };
