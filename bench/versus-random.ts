@@ -6,7 +6,9 @@
  * rounds up to the smaller of the two runs' budgets, the ratio of the mean AECs to Random's, the
  * per-seed ratios' mean ± standard error, how many seeds beat Random, the paired difference to the estimator the
  * runs report (their configuration's, e.g. `guarded` for `--recommended`), and the 90% intervals after
- * 200 labels holding the truth; plus the share of rounds the guard read as weak or diffuse.
+ * 200 labels holding the truth; plus the share of rounds the guard read as weak or diffuse. Runs are grouped by
+ * bundle, acquisition, design and the uniform-while-ppi rule; where a bundle has several such configurations, a second
+ * table pairs each two by seed (the seeds both ran): their estimators' ratios to Random and the paired difference.
  *
  *   node --import tsx bench/versus-random.ts RUN.json [RUN.json ...]   (Random's runs among them)
  */
@@ -35,6 +37,9 @@ for (const { file, run } of all.filter(({ run }) => !isRandom(run))) {
   byBundle.set(group, [...(byBundle.get(group) ?? []), { run, random }]);
 }
 
+/** per configuration group: its bundle's name, the estimator its runs report, and per seed that estimator's AEC and Random's */
+const ownBySeed = new Map<string, { name: string; estimator: string; bySeed: Map<number, { own: number; random: number }> }>();
+
 console.log("| bundle | budget | estimator | seeds | AEC NMI per 1000 labels (Random's) | ratio of means | per-seed ratio, mean ± se | seeds better than Random | minus the configuration's estimator, mean ± se | 90% intervals after 200 labels holding the truth | rounds weak / diffuse |");
 console.log("|---|---|---|---|---|---|---|---|---|---|---|");
 for (const [bundle, pairs] of [...byBundle.entries()].sort()) {
@@ -54,6 +59,7 @@ for (const [bundle, pairs] of [...byBundle.entries()].sort()) {
   const weak = `${summaries.reduce((a, s) => a + s.weak, 0)} / ${summaries.reduce((a, s) => a + s.diffuse, 0)} of ${summaries.reduce((a, s) => a + s.rounds, 0)}`;
   // the estimator each run reports (its configuration's), against which the compared ones are paired by seed
   const own = summaries.map((s, i) => s.run[pairs[i].run.config.estimator as string].aecPer1000Labels.nmi);
+  ownBySeed.set(bundle, { name: pairs[0].run.bundle, estimator: pairs[0].run.config.estimator as string, bySeed: new Map(pairs.map(({ run }, i) => [run.config.seed as number, { own: own[i], random: summaries[i].random }])) });
   for (const estimator of Object.keys(summaries[0].run)) {
     const aecs = summaries.map((s) => s.run[estimator].aecPer1000Labels.nmi);
     const minusOwn = aecs.map((a, i) => a - own[i]);
@@ -64,6 +70,24 @@ for (const [bundle, pairs] of [...byBundle.entries()].sort()) {
     const hasIntervals = summaries.every((s) => s.run[estimator].coveredAfter200 !== null);
     console.log(
       `| ${bundle} | ${budget} | ${estimator} | ${pairs.length} (${seeds}) | ${mean(aecs).toFixed(4)} (${mean(randomAecs).toFixed(4)}) | ${(mean(aecs) / mean(randomAecs)).toFixed(2)}x | ${mean(ratios).toFixed(2)} ± ${se(ratios).toFixed(2)} | ${ratios.filter((r) => r < 1).length}/${ratios.length} | ${mean(minusOwn).toFixed(4)} ± ${se(minusOwn).toFixed(4)} | ${hasIntervals ? `${covered}/${count}` : "-"} | ${weak} |`,
+    );
+  }
+}
+
+const groups = [...ownBySeed.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+const comparisons = groups.flatMap(([a, ga], i) => groups.slice(i + 1).filter(([, gb]) => gb.name === ga.name).map(([b, gb]) => ({ a, ga, b, gb })));
+if (comparisons.length > 0) {
+  console.log("\n| bundle | configuration A | configuration B | seeds (both ran) | A's estimator, ratio of means to Random's | B's | B minus A, mean ± se | seeds where B is better |");
+  console.log("|---|---|---|---|---|---|---|---|");
+  for (const { a, ga, b, gb } of comparisons) {
+    const seeds = [...ga.bySeed.keys()].filter((seed) => gb.bySeed.has(seed)).sort((x, y) => x - y);
+    if (seeds.length === 0) continue;
+    const A = seeds.map((seed) => ga.bySeed.get(seed)!);
+    const B = seeds.map((seed) => gb.bySeed.get(seed)!);
+    const ratio = (rows: { own: number; random: number }[]) => (mean(rows.map((r) => r.own)) / mean(rows.map((r) => r.random))).toFixed(2);
+    const minus = B.map((r, i) => r.own - A[i].own);
+    console.log(
+      `| ${ga.name} | ${a.slice(ga.name.length + 2)}: ${ga.estimator} | ${b.slice(gb.name.length + 2)}: ${gb.estimator} | ${seeds.length} (${seeds.join(",")}) | ${ratio(A)}x | ${ratio(B)}x | ${mean(minus).toFixed(4)} ± ${se(minus).toFixed(4)} | ${minus.filter((d) => d < 0).length}/${seeds.length} |`,
     );
   }
 }
