@@ -16,7 +16,7 @@ import { drawStage, type Ranking } from "../method/stages";
 import type { Draw } from "../method/designs";
 import { withEvidence, EMPTY_RECORD } from "../method/out-of-sample";
 import { addLabels, type CerealState } from "../method/problem";
-import { drawEps, estimateRound, fitRound, rankRound, roundResult, type RoundOptions, type RoundResult } from "../method/round";
+import { estimateRound, fitRound, rankRound, roundResult, type RoundOptions, type RoundResult } from "../method/round";
 import type { Surrogate } from "../method/surrogate";
 import { Random } from "../../random/named-streams";
 
@@ -120,5 +120,5 @@ export async function rankedRound(state: CerealState, surrogate: Surrogate | nul
   const estimated = estimateRound(state, fitted, options);
   if (options.batch > 0) window.keep(rankRound(state, fitted, estimated, options));
   const unchanged = { next: [], poolScores: null, outOfSample: state.outOfSample ?? EMPTY_RECORD };
-  return roundResult(state, fitted, estimated, unchanged, (performance.now() - started) / 1000, drawEps(estimated, options));
+  return roundResult(state, fitted, estimated, unchanged, (performance.now() - started) / 1000);
 }

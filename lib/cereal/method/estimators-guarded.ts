@@ -177,7 +177,7 @@ function softReach(input: EstimatorInput, clustering: TestClustering, guard: Gua
   return soft ?? metricsFromTable(softTable(input, clustering));
 }
 
-/** whether the guard reports a soft ppi table (weak, overconfident, plentiful), whose variance the design's inverse weights carry */
+/** whether the guard reports a soft ppi table (weak, overconfident, gap, plentiful), whose variance the design's inverse weights carry */
 function reportsPpi(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): boolean {
   const { state } = guardVerdict(input, clustering, guard);
   return state === "weak" || state === "overconfident" || state === "gap" || state === "plentiful";

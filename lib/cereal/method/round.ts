@@ -99,7 +99,7 @@ export interface RoundResult {
   readonly outOfSample: OutOfSampleRecord;
   /** the trained surrogate's weights (the next state's warmStart), null without a surrogate or when it has none */
   readonly weights: Float32Array | null;
-  /** the next draw's uniform share (drawEps): 1 where RoundOptions.uniformWhileLabelsCarry made it uniform */
+  /** the next draw's uniform share (EstimatedRound.nextEps): 1 where RoundOptions.uniformWhileLabelsCarry made it uniform */
   readonly eps: number;
 }
 
@@ -148,8 +148,10 @@ export interface EstimatedRound {
   readonly byEstimator: RoundResult["byEstimator"];
   readonly estimate: Record<string, MetricValues>;
   readonly intervals: IntervalReport | null;
-  /** the primary estimator reports a prediction-powered table for some clustering (Estimator.restsOnLabels) */
-  readonly labelsCarry: boolean;
+  /** the proportional design's uniform share for the next draw: 1 (uniform) where RoundOptions.uniformWhileLabelsCarry is set
+   * and the primary estimator reports a prediction-powered table for some clustering (Estimator.restsOnLabels), else
+   * RoundOptions.eps (default 0.1) */
+  readonly nextEps: number;
 }
 
 /** The acquire step's output: the next batch, the pool's scores and the out-of-sample record extended by it. */
@@ -252,13 +254,8 @@ export function estimateRound(state: CerealState, fitted: FittedRound, options: 
     };
   }
   const { estimate, intervals } = byEstimator[options.estimator.name];
-  const labelsCarry = problem.clusterings.some((c) => options.estimator.restsOnLabels?.(input, c) === true);
-  return { calibrated, calibration, pseudoLabels, byEstimator, estimate, intervals, labelsCarry };
-}
-
-/** the proportional design's uniform share for the next draw: 1 (uniform) while the labels carry the estimate and the options say so, else options.eps (default 0.1) */
-export function drawEps(estimated: Pick<EstimatedRound, "labelsCarry">, options: Pick<RoundOptions, "eps" | "uniformWhileLabelsCarry">): number {
-  return options.uniformWhileLabelsCarry === true && estimated.labelsCarry ? 1 : (options.eps ?? 0.1);
+  const labelsCarry = options.uniformWhileLabelsCarry === true && problem.clusterings.some((c) => options.estimator.restsOnLabels?.(input, c) === true);
+  return { calibrated, calibration, pseudoLabels, byEstimator, estimate, intervals, nextEps: labelsCarry ? 1 : (options.eps ?? 0.1) };
 }
 
 /** Step 3: draw the next batch by the acquisition function and design, and extend the out-of-sample record with it. */
@@ -277,7 +274,7 @@ export function acquireRound(state: CerealState, fitted: FittedRound, estimated:
     for (let i = 0; i < unlabeled.length; i++) currentClasses[unlabeled[i]] = pseudoLabels[i];
   }
   const pool = acquisitionPool(unlabeled, proba, mc, C, options.exclude);
-  const eps = drawEps(estimated, options);
+  const eps = estimated.nextEps;
   const { design, draws, scores } = acquireBatch(
     { numClasses: C, clusterings: problem.clusterings, pool: pool.rows, proba: pool.proba, mc: pool.mc, currentClasses },
     { acquisition: options.acquisition, n: options.batch, design: options.design, scoreMode: options.scoreMode, eps },
@@ -313,7 +310,7 @@ export function rankRound(state: CerealState, fitted: FittedRound, estimated: Es
   const C = problem.numClasses;
   const { unlabeled, proba, mc } = fitted;
   const design = options.design ?? DEFAULT_DESIGN[options.acquisition];
-  const eps = drawEps(estimated, options);
+  const eps = estimated.nextEps;
   let currentClasses: Int32Array | null = null;
   if (estimated.pseudoLabels) {
     currentClasses = new Int32Array(n);
@@ -339,11 +336,11 @@ export async function runRound(state: CerealState, surrogate: Surrogate | null, 
   const fitted = await fitRound(state, surrogate, options);
   const estimated = estimateRound(state, fitted, options);
   const acquired = acquireRound(state, fitted, estimated, options);
-  return roundResult(state, fitted, estimated, acquired, (performance.now() - started) / 1000, drawEps(estimated, options));
+  return roundResult(state, fitted, estimated, acquired, (performance.now() - started) / 1000);
 }
 
 /** The steps' outputs as one RoundResult. */
-export function roundResult(state: CerealState, fitted: FittedRound, estimated: EstimatedRound, acquired: AcquiredBatch, roundSeconds: number, eps: number): RoundResult {
+export function roundResult(state: CerealState, fitted: FittedRound, estimated: EstimatedRound, acquired: AcquiredBatch, roundSeconds: number): RoundResult {
   return {
     round: state.round,
     nLabels: state.labeled.rows.length,
@@ -362,7 +359,7 @@ export function roundResult(state: CerealState, fitted: FittedRound, estimated: 
     trainer: fitted.fit ? (fitted.fixmatch ? "fixmatch" : "supervised") : null,
     outOfSample: acquired.outOfSample,
     weights: fitted.weights,
-    eps,
+    eps: estimated.nextEps,
   };
 }
 

@@ -82,17 +82,20 @@ describe("stages", () => {
     });
     const fitted = await fitRound(state, createKnnSurrogate(p.embeddings, 3), resting(true));
     const carried = estimateRound(state, fitted, resting(true));
-    expect(carried.labelsCarry).toBe(true);
+    expect(carried.nextEps).toBe(1);
     const uniform = acquireRound(state, fitted, carried, resting(true));
     expect(uniform.next.map((d) => d.q)).toEqual(Array(12).fill(12 / 291).map((q) => expect.closeTo(q, 12)));
     expect(rankRound(state, fitted, carried, resting(true)).eps).toBe(1);
     // the same round when the estimate rests on the surrogate, or with the option off: the acquisition's q (eps 0.1)
     const own = estimateRound(state, fitted, resting(false));
-    expect(own.labelsCarry).toBe(false);
+    expect(own.nextEps).toBe(0.1);
     const drawn = acquireRound(state, fitted, own, resting(false));
     expect(new Set(drawn.next.map((d) => d.q.toFixed(9))).size).toBeGreaterThan(1);
     expect(rankRound(state, fitted, own, resting(false)).eps).toBe(0.1);
-    expect(acquireRound(state, fitted, carried, { ...resting(true), uniformWhileLabelsCarry: false }).next).toEqual(drawn.next);
+    const off = { ...resting(true), uniformWhileLabelsCarry: false };
+    const unruled = estimateRound(state, fitted, off);
+    expect(unruled.nextEps).toBe(0.1);
+    expect(acquireRound(state, fitted, unruled, off).next).toEqual(drawn.next);
   });
 
   it("draws uniformly without evidence before any round finished", () => {
