@@ -257,7 +257,7 @@ export async function simulate(
         trainer: result.trainer,
         // only when reported, so other runs' JSON (and the simulate reference hash) stay what they were
         ...(result.fit?.candidates ? { surrogateCandidates: result.fit.candidates } : {}),
-        ...(result.eps !== (options.eps ?? 0.1) ? { drawnUniform: true as const } : {}),
+        ...(nextBatch > 0 && result.eps !== (options.eps ?? 0.1) ? { drawnUniform: true as const } : {}),
       };
       rounds.push(record);
       options.onRound?.(record);
