@@ -29,16 +29,18 @@ const key = (r: RunFile) => `${r.bundle}|${r.config.seed}`;
 const randoms = new Map(all.filter(({ run }) => isRandom(run)).map(({ run }) => [key(run), run]));
 
 
+/** what tells a bundle's configurations apart: surrogate, acquisition, design and the uniform-while-ppi rule */
+const configurationOf = (run: RunFile) => `${run.surrogate} surrogate (${run.config.acquisition}, ${run.config.design}${run.config.uniformWhileLabelsCarry ? ", uniform while ppi" : ""})`;
 const byBundle = new Map<string, { run: RunFile; random: RunFile }[]>();
 for (const { file, run } of all.filter(({ run }) => !isRandom(run))) {
   const random = randoms.get(key(run));
   if (!random) throw new Error(`${file}: no Random run of ${run.bundle} seed ${run.config.seed}`);
-  const group = `${run.bundle}, ${run.surrogate} surrogate (${run.config.acquisition}, ${run.config.design}${run.config.uniformWhileLabelsCarry ? ", uniform while ppi" : ""})`;
+  const group = `${run.bundle}, ${configurationOf(run)}`;
   byBundle.set(group, [...(byBundle.get(group) ?? []), { run, random }]);
 }
 
-/** per configuration group: its bundle's name, the estimator its runs report, and per seed that estimator's AEC and Random's */
-const ownBySeed = new Map<string, { name: string; estimator: string; bySeed: Map<number, { own: number; random: number }> }>();
+/** per configuration group: its bundle's name, its configuration, the estimator its runs report, and per seed that estimator's AEC and Random's */
+const ownBySeed = new Map<string, { name: string; configuration: string; estimator: string; bySeed: Map<number, { own: number; random: number }> }>();
 
 console.log("| bundle | budget | estimator | seeds | AEC NMI per 1000 labels (Random's) | ratio of means | per-seed ratio, mean ± se | seeds better than Random | minus the configuration's estimator, mean ± se | 90% intervals after 200 labels holding the truth | rounds weak / diffuse |");
 console.log("|---|---|---|---|---|---|---|---|---|---|---|");
@@ -59,7 +61,7 @@ for (const [bundle, pairs] of [...byBundle.entries()].sort()) {
   const weak = `${summaries.reduce((a, s) => a + s.weak, 0)} / ${summaries.reduce((a, s) => a + s.diffuse, 0)} of ${summaries.reduce((a, s) => a + s.rounds, 0)}`;
   // the estimator each run reports (its configuration's), against which the compared ones are paired by seed
   const own = summaries.map((s, i) => s.run[pairs[i].run.config.estimator as string].aecPer1000Labels.nmi);
-  ownBySeed.set(bundle, { name: pairs[0].run.bundle, estimator: pairs[0].run.config.estimator as string, bySeed: new Map(pairs.map(({ run }, i) => [run.config.seed as number, { own: own[i], random: summaries[i].random }])) });
+  ownBySeed.set(bundle, { name: pairs[0].run.bundle, configuration: configurationOf(pairs[0].run), estimator: pairs[0].run.config.estimator as string, bySeed: new Map(pairs.map(({ run }, i) => [run.config.seed as number, { own: own[i], random: summaries[i].random }])) });
   for (const estimator of Object.keys(summaries[0].run)) {
     const aecs = summaries.map((s) => s.run[estimator].aecPer1000Labels.nmi);
     const minusOwn = aecs.map((a, i) => a - own[i]);
@@ -75,11 +77,11 @@ for (const [bundle, pairs] of [...byBundle.entries()].sort()) {
 }
 
 const groups = [...ownBySeed.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-const comparisons = groups.flatMap(([a, ga], i) => groups.slice(i + 1).filter(([, gb]) => gb.name === ga.name).map(([b, gb]) => ({ a, ga, b, gb })));
+const comparisons = groups.flatMap(([, ga], i) => groups.slice(i + 1).filter(([, gb]) => gb.name === ga.name).map(([, gb]) => ({ ga, gb })));
 if (comparisons.length > 0) {
   console.log("\n| bundle | configuration A | configuration B | seeds (both ran) | A's estimator, ratio of means to Random's | B's | B minus A, mean ± se | seeds where B is better |");
   console.log("|---|---|---|---|---|---|---|---|");
-  for (const { a, ga, b, gb } of comparisons) {
+  for (const { ga, gb } of comparisons) {
     const seeds = [...ga.bySeed.keys()].filter((seed) => gb.bySeed.has(seed)).sort((x, y) => x - y);
     if (seeds.length === 0) continue;
     const A = seeds.map((seed) => ga.bySeed.get(seed)!);
@@ -87,7 +89,7 @@ if (comparisons.length > 0) {
     const ratio = (rows: { own: number; random: number }[]) => (mean(rows.map((r) => r.own)) / mean(rows.map((r) => r.random))).toFixed(2);
     const minus = B.map((r, i) => r.own - A[i].own);
     console.log(
-      `| ${ga.name} | ${a.slice(ga.name.length + 2)}: ${ga.estimator} | ${b.slice(gb.name.length + 2)}: ${gb.estimator} | ${seeds.length} (${seeds.join(",")}) | ${ratio(A)}x | ${ratio(B)}x | ${mean(minus).toFixed(4)} ± ${se(minus).toFixed(4)} | ${minus.filter((d) => d < 0).length}/${seeds.length} |`,
+      `| ${ga.name} | ${ga.configuration}: ${ga.estimator} | ${gb.configuration}: ${gb.estimator} | ${seeds.length} (${seeds.join(",")}) | ${ratio(A)}x | ${ratio(B)}x | ${mean(minus).toFixed(4)} ± ${se(minus).toFixed(4)} | ${minus.filter((d) => d < 0).length}/${seeds.length} |`,
     );
   }
 }
