@@ -56,6 +56,14 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     estimate: `${GUARDED_ESTIMATE} As guarded, but it tests the soft and prediction-powered NMI against each other (2 jackknife standard errors) in every round it would report the soft table, not only once the surrogate has been overconfident.`,
     interval: GUARDED_INTERVAL,
   },
+  "guarded-blend": {
+    estimate: `${GUARDED_ESTIMATE} Otherwise the soft and the jackknifed prediction-powered estimates weighted by their estimated squared errors: the soft one whole while the two differ by less than the prediction-powered one's jackknife standard error, a quarter of it at 2 standard errors, a ninth at 3.`,
+    interval: GUARDED_INTERVAL,
+  },
+  "guarded-blend-jk": {
+    estimate: `${GUARDED_ESTIMATE} Otherwise as guarded-blend, the prediction-powered estimate's squared error taken as its jackknife variance plus the square of its jackknife correction.`,
+    interval: GUARDED_INTERVAL,
+  },
   "guarded-plain-ppi": {
     estimate: `${GUARDED_ESTIMATE} As guarded, but where overconfident or the labels are plentiful it reports the prediction-powered table without the jackknife correction (the guarded estimator before issue #23's jackknifed branches).`,
     interval: GUARDED_INTERVAL_BEFORE,

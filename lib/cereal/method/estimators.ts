@@ -8,6 +8,8 @@
 import { contingency, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
 import type { Draw } from "./designs";
 import {
+  guardedBlendCorrectionEstimator,
+  guardedBlendEstimator,
   guardedEstimator,
   guardedNoGapEstimator,
   guardedNoOverconfidenceEstimator,
@@ -144,6 +146,8 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "guarded-plain-ppi": guardedPlainPpiEstimator,
   "guarded-no-reach": guardedNoReachEstimator,
   "guarded-gap-always": guardedGapAlwaysEstimator,
+  "guarded-blend": guardedBlendEstimator,
+  "guarded-blend-jk": guardedBlendCorrectionEstimator,
 };
 
 export function estimatorByName(name: string): Estimator {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { denseTable, metricsFromTable } from "@/lib/metrics";
+import { denseTable, METRIC_KEYS, metricsFromTable, type MetricValues } from "@/lib/metrics";
 import type { Draw } from "./designs";
 import {
+  blendedMetrics,
+  guardedBlendEstimator,
   guardedEstimator,
   guardedMetrics,
   guardedNoGapEstimator,
@@ -224,6 +226,38 @@ describe("surrogate health: calibration", () => {
     expect(guardedMetrics(sharp, clusters, guard)).toBe(first);
     expect(guardedMetrics({ ...sharp }, clusters, guard)).not.toBe(first);
     expect(guardedMetrics({ ...sharp }, clusters, guard)).toEqual(first);
+  });
+
+  it("guarded-blend: the soft and jackknifed ppi metrics weighted by their estimated squared errors, the weak branch left to ppi", () => {
+    const metrics = (nmi: number) => Object.fromEntries(METRIC_KEYS.map((k) => [k, k === "nmi" ? nmi : 0.5])) as MetricValues;
+    const ppi = (corrected: number, se: number, full = corrected) => ({ full: metrics(full), corrected: metrics(corrected), se: metrics(se) });
+    // a gap within one s.e. keeps the soft estimate whole; 2 s.e.: (S - P)^2 = 4 v, b2 = 3 v, w = 1/4; 3 s.e.: w = 1/9
+    expect(blendedMetrics(metrics(0.55), ppi(0.5, 0.1), "se").nmi).toBe(0.55);
+    expect(blendedMetrics(metrics(0.7), ppi(0.5, 0.1), "se").nmi).toBeCloseTo(0.5 + 0.2 / 4, 12);
+    expect(blendedMetrics(metrics(0.2), ppi(0.5, 0.1), "se").nmi).toBeCloseTo(0.5 - 0.3 / 9, 12);
+    // equal metrics and no s.e.: the soft estimate; without a jackknife s.e. (under 2 labels) too
+    expect(blendedMetrics(metrics(0.5), ppi(0.5, 0), "se").ari).toBe(0.5);
+    expect(blendedMetrics(metrics(0.7), { ...ppi(0.5, 0.1), se: null }, "se")).toEqual(metrics(0.7));
+    // "correction": the jackknife's correction (0.1 here) counts as ppi's error too, so a gap of 2 s.e. keeps more of the soft estimate
+    const v = 0.1 ** 2 + 0.1 ** 2;
+    expect(blendedMetrics(metrics(0.7), ppi(0.5, 0.1, 0.6), "correction").nmi).toBeCloseTo(0.5 + (v / (v + (0.04 - v))) * 0.2, 12);
+    // in the guard: the sharp input of the gap test (overconfident, its soft and ppi NMI a third of an s.e. apart) blends them,
+    // and so does the plentiful state (42 labels, 5 a cell of 2 x 2); its interval reaches the soft estimate
+    const sharp = { ...batchOf([0.99, 0.01], (i) => i % 10 < 7), n: 142, unlabeled: Int32Array.from({ length: 100 }, (_, i) => 42 + i) };
+    sharp.proba = Float32Array.from({ length: 200 }, (_, j) => (j % 2 === 0 ? 0.99 : 0.01));
+    const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: 142 }, (_, i) => i % 2) };
+    const soft = metricsFromTable(softTable(sharp, clusters));
+    const jack = jackknife(sharp, (i) => ppiTable(i, clusters, { pseudo: "soft", lambda: "tuned" }));
+    const blended = blendedMetrics(soft, jack, "se");
+    expect(guardedMetrics(sharp, clusters, { blend: "se", plentifulPerCell: null })).toEqual(blended);
+    expect(guardedBlendEstimator.metrics!(sharp, clusters)).toEqual(blended);
+    expect(guardedBlendEstimator.intervalReach!(sharp, clusters)).toEqual(soft);
+    expect(blended).not.toEqual(jack.corrected);
+    // a weak surrogate (right on 10 of 40) keeps the guard's weak branch: the jackknifed ppi table alone
+    const weak = batchOf([0.9, 0.1], (i) => i % 4 === 0);
+    const weakClusters: TestClustering = { name: "w", k: 2, assignments: Int32Array.from({ length: weak.n }, (_, i) => i % 2) };
+    expect(guardedMetrics(weak, weakClusters, { blend: "se" })).toEqual(guardedMetrics(weak, weakClusters));
+    expect(guardedMetrics(weak, weakClusters, { blend: "se" })).toEqual(jackknifeMetrics(weak, (i) => ppiTable(i, weakClusters, { pseudo: "soft", lambda: "tuned" })));
   });
 
   it("guarded-overconfident-15: a surrogate 19 points overconfident loses the soft table there, where the default guard (25 points) keeps it", () => {
