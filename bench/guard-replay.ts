@@ -24,7 +24,9 @@
  * Runs made with `--compare soft,ppi,ppi-jackknife` also replay the recorded guard with `ppi-jackknife` wherever it
  * reported `ppi` (its overconfident and plentiful branches: the weak branch's small-sample correction there too). That
  * row means something only for runs recorded before 92b8244, whose `guarded` reported the plain `ppi` there; since then
- * `guarded` is that replay itself, and the row reads the same as the recorded guard.
+ * `guarded` is that replay itself, and the row reads the same as the recorded guard. Runs made with
+ * `--compare soft,ppi-jackknife` also replay fixed-weight averages of the soft and jackknifed ppi NMI wherever the guard
+ * reads the surrogate neither weak nor diffuse (issue #23's lead: they bracket the truth on the weak set).
  *
  *   node --import tsx bench/guard-replay.ts [--bundles DIR,DIR] RUN.json [RUN.json ...]   (Random's runs among them)
  */
@@ -167,6 +169,17 @@ const shrinkTowardsPpi =
     return soft + w * (ppi - soft);
   };
 
+/** the recorded guard where the surrogate reads weak or diffuse (its jackknifed ppi or ppi-hard table), elsewhere the soft and
+ * jackknifed ppi NMI averaged with the soft one weighted `w` (`everywhere`: the weak rounds averaged too) */
+const softPpiAverage =
+  (w: number, everywhere = false): Pick =>
+  (r, _earlier, c) => {
+    const h = r.surrogateHealth;
+    if (h?.diffuse || (h?.weak && !everywhere)) return "guarded";
+    const b = r.byEstimator!;
+    return w * b.soft.estimate[c].nmi + (1 - w) * b["ppi-jackknife"].estimate[c].nmi;
+  };
+
 /** the guard before the plentiful-labels rule, from a run's records: weak or diffuse as recorded (the run's guard then
  * reports the jackknifed ppi or ppi-hard whatever its code), else ppi once a window read overconfident (by G, the code's
  * 0.25 unless named), else soft */
@@ -290,6 +303,11 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
   }
   if (group.every((r) => r.rounds.every((round) => round.byEstimator?.ppi && round.byEstimator?.["ppi-jackknife"] && round.byEstimator?.guarded)))
     replayed.push(["recorded guard, ppi-jackknife wherever it reported ppi", jackknifedPpiBranches]);
+  if (group.every((r) => r.rounds.every((round) => round.byEstimator?.soft && round.byEstimator?.["ppi-jackknife"] && round.byEstimator?.guarded)))
+    replayed.push(
+      ...[0.25, 0.5, 0.75].map((w): [string, Pick] => [`the recorded guard where weak or diffuse, else soft ${w} : ppi-jackknife ${1 - w}`, softPpiAverage(w)]),
+      ["soft 0.5 : ppi-jackknife 0.5 wherever not diffuse (weak rounds too)", softPpiAverage(0.5, true)],
+    );
   if (replayable && group.every((r) => residualReadings.has(r)))
     replayed.push(
       ...[2, 2.5, 3, 4].map((x): [string, Pick] => [`guard G = 0.25 + table-space reading > ${x}`, residualGuard((g) => g.reading > x)]),

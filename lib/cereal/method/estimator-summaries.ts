@@ -64,6 +64,10 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     estimate: `${GUARDED_ESTIMATE} Otherwise as guarded-blend, the prediction-powered estimate's squared error taken as its jackknife variance plus the square of its jackknife correction.`,
     interval: GUARDED_INTERVAL,
   },
+  "guarded-average": {
+    estimate: `${GUARDED_ESTIMATE} Otherwise the mean of the soft and the jackknifed prediction-powered estimates.`,
+    interval: GUARDED_INTERVAL,
+  },
   "guarded-plain-ppi": {
     estimate: `${GUARDED_ESTIMATE} As guarded, but where overconfident or the labels are plentiful it reports the prediction-powered table without the jackknife correction (the guarded estimator before issue #23's jackknifed branches).`,
     interval: GUARDED_INTERVAL_BEFORE,

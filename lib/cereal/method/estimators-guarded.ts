@@ -77,12 +77,13 @@ export interface GuardOptions extends HealthOptions {
   readonly intervalReachesSoft?: boolean;
   /** default false: the soft-ppi gap is read only where the surrogate reads overconfident; true: in every round the soft table would be reported (guarded-gap-always) */
   readonly gapInEveryRound?: boolean;
-  /** absent: the guard chooses one table; otherwise, wherever the surrogate is neither weak nor diffuse, the soft and jackknifed ppi metrics weighted by their estimated squared errors (blendedMetrics), ppi's the jackknife's variance ("se") or that plus the jackknife correction's square ("correction") */
+  /** absent: the guard chooses one table; otherwise, wherever the surrogate is neither weak nor diffuse, the soft and jackknifed ppi metrics weighted (blendedMetrics): by their estimated squared errors, ppi's the jackknife's variance ("se") or that plus the jackknife correction's square ("correction"), or half each ("half") */
   readonly blend?: BlendVariance;
 }
 
-/** what the ppi side's squared error is taken to be in a blend: its jackknife variance, or that plus the square of the jackknife's correction (its bias not of the form b / n) */
-export type BlendVariance = "se" | "correction";
+/** how a blend weighs the two: by squared errors, the ppi side's its jackknife variance ("se") or that plus the square of the
+ * jackknife's correction, its bias not of the form b / n ("correction"); or half each whatever they read ("half") */
+export type BlendVariance = "se" | "correction" | "half";
 
 /**
  * Per metric, the soft (S) and the jackknifed ppi (P) estimates weighted by their estimated squared errors:
@@ -90,11 +91,15 @@ export type BlendVariance = "se" | "correction";
  * square of the jackknife's correction where `variance` is "correction") and b2 = max(0, (S - P)^2 - v)
  * the soft table's squared bias beyond what the ppi table's own error explains (the soft table's variance,
  * small beside either, left out). A gap within ppi's error keeps the soft table whole; a gap of 2 s.e.
- * weighs it 1/4, of 3 s.e. 1/9. Without a standard error (under 2 labeled rows) the soft table.
+ * weighs it 1/4, of 3 s.e. 1/9. Without a standard error (under 2 labeled rows) the soft table. "half": (S + P) / 2.
  */
 export function blendedMetrics(soft: MetricValues, ppi: Jackknife, variance: BlendVariance): MetricValues {
-  if (ppi.se === null) return soft;
   const out = {} as MetricValues;
+  if (variance === "half") {
+    for (const k of METRIC_KEYS) out[k] = (soft[k] + ppi.corrected[k]) / 2;
+    return out;
+  }
+  if (ppi.se === null) return soft;
   for (const k of METRIC_KEYS) {
     const gap = soft[k] - ppi.corrected[k];
     const v = ppi.se[k] ** 2 + (variance === "correction" ? (ppi.full[k] - ppi.corrected[k]) ** 2 : 0);
@@ -243,6 +248,8 @@ export const guardedGapAlwaysEstimator = guardedEstimatorOf("guarded-gap-always"
  * estimate in every such round (issue #23: a plain average of the two read better than the guard on five of the weak bundles)
  */
 export const guardedBlendEstimator = guardedEstimatorOf("guarded-blend", { blend: "se" });
+/** the default guard's weak and diffuse branches, and elsewhere the mean of the soft and jackknifed ppi metrics: on the weak set the two bracket the truth, and on the demo the ppi table's early error is a bias the jackknife leaves */
+export const guardedAverageEstimator = guardedEstimatorOf("guarded-average", { blend: "half" });
 /** guarded-blend with the ppi side's squared error the jackknife variance plus the square of the jackknife's correction: the ppi table's bias early on is more than the b / n the jackknife removes */
 export const guardedBlendCorrectionEstimator = guardedEstimatorOf("guarded-blend-jk", { blend: "correction" });
 /** the default before its interval reached the soft estimate in the ppi branches (MEASUREMENTS.md "Issue #23: intervals that reach the soft estimate, as built") */

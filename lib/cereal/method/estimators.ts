@@ -8,6 +8,7 @@
 import { contingency, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
 import type { Draw } from "./designs";
 import {
+  guardedAverageEstimator,
   guardedBlendCorrectionEstimator,
   guardedBlendEstimator,
   guardedEstimator,
@@ -148,6 +149,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "guarded-gap-always": guardedGapAlwaysEstimator,
   "guarded-blend": guardedBlendEstimator,
   "guarded-blend-jk": guardedBlendCorrectionEstimator,
+  "guarded-average": guardedAverageEstimator,
 };
 
 export function estimatorByName(name: string): Estimator {

@@ -3,6 +3,7 @@ import { denseTable, METRIC_KEYS, metricsFromTable, type MetricValues } from "@/
 import type { Draw } from "./designs";
 import {
   blendedMetrics,
+  guardedAverageEstimator,
   guardedBlendEstimator,
   guardedEstimator,
   guardedMetrics,
@@ -228,7 +229,7 @@ describe("surrogate health: calibration", () => {
     expect(guardedMetrics({ ...sharp }, clusters, guard)).toEqual(first);
   });
 
-  it("guarded-blend: the soft and jackknifed ppi metrics weighted by their estimated squared errors, the weak branch left to ppi", () => {
+  it("guarded-blend and guarded-average: the soft and jackknifed ppi metrics weighted by their estimated squared errors or half each, the weak branch left to ppi", () => {
     const metrics = (nmi: number) => Object.fromEntries(METRIC_KEYS.map((k) => [k, k === "nmi" ? nmi : 0.5])) as MetricValues;
     const ppi = (corrected: number, se: number, full = corrected) => ({ full: metrics(full), corrected: metrics(corrected), se: metrics(se) });
     // a gap within one s.e. keeps the soft estimate whole; 2 s.e.: (S - P)^2 = 4 v, b2 = 3 v, w = 1/4; 3 s.e.: w = 1/9
@@ -238,6 +239,9 @@ describe("surrogate health: calibration", () => {
     // equal metrics and no s.e.: the soft estimate; without a jackknife s.e. (under 2 labels) too
     expect(blendedMetrics(metrics(0.5), ppi(0.5, 0), "se").ari).toBe(0.5);
     expect(blendedMetrics(metrics(0.7), { ...ppi(0.5, 0.1), se: null }, "se")).toEqual(metrics(0.7));
+    // "half": the mean, however far apart, with or without an s.e.
+    expect(blendedMetrics(metrics(0.7), ppi(0.5, 0.01), "half").nmi).toBeCloseTo(0.6, 12);
+    expect(blendedMetrics(metrics(0.7), { ...ppi(0.5, 0.1), se: null }, "half").nmi).toBeCloseTo(0.6, 12);
     // "correction": the jackknife's correction (0.1 here) counts as ppi's error too, so a gap of 2 s.e. keeps more of the soft estimate
     const v = 0.1 ** 2 + 0.1 ** 2;
     expect(blendedMetrics(metrics(0.7), ppi(0.5, 0.1, 0.6), "correction").nmi).toBeCloseTo(0.5 + (v / (v + (0.04 - v))) * 0.2, 12);
@@ -252,6 +256,7 @@ describe("surrogate health: calibration", () => {
     expect(guardedMetrics(sharp, clusters, { blend: "se", plentifulPerCell: null })).toEqual(blended);
     expect(guardedBlendEstimator.metrics!(sharp, clusters)).toEqual(blended);
     expect(guardedBlendEstimator.intervalReach!(sharp, clusters)).toEqual(soft);
+    expect(guardedAverageEstimator.metrics!(sharp, clusters).nmi).toBeCloseTo((soft.nmi + jack.corrected.nmi) / 2, 12);
     expect(blended).not.toEqual(jack.corrected);
     // a weak surrogate (right on 10 of 40) keeps the guard's weak branch: the jackknifed ppi table alone
     const weak = batchOf([0.9, 0.1], (i) => i % 4 === 0);
