@@ -180,6 +180,15 @@ const softPpiAverage =
     return w * b.soft.estimate[c].nmi + (1 - w) * b["ppi-jackknife"].estimate[c].nmi;
   };
 
+/** the recorded guard, but where it reported the jackknifed ppi table though the surrogate reads neither weak nor diffuse
+ * (its overconfident and plentiful branches), the mean of the soft and jackknifed ppi NMI; its soft rounds kept */
+const averageWhereGuardLeftSoft: Pick = (r, _earlier, c) => {
+  const h = r.surrogateHealth;
+  const b = r.byEstimator!;
+  if (h?.weak || h?.diffuse || b.guarded.estimate[c].nmi === b.soft.estimate[c].nmi) return "guarded";
+  return (b.soft.estimate[c].nmi + b["ppi-jackknife"].estimate[c].nmi) / 2;
+};
+
 /** the guard before the plentiful-labels rule, from a run's records: weak or diffuse as recorded (the run's guard then
  * reports the jackknifed ppi or ppi-hard whatever its code), else ppi once a window read overconfident (by G, the code's
  * 0.25 unless named), else soft */
@@ -307,6 +316,7 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
     replayed.push(
       ...[0.25, 0.5, 0.75].map((w): [string, Pick] => [`the recorded guard where weak or diffuse, else soft ${w} : ppi-jackknife ${1 - w}`, softPpiAverage(w)]),
       ["soft 0.5 : ppi-jackknife 0.5 wherever not diffuse (weak rounds too)", softPpiAverage(0.5, true)],
+      ["the recorded guard, soft 0.5 : ppi-jackknife 0.5 only where it left the soft table for ppi (not weak)", averageWhereGuardLeftSoft],
     );
   if (replayable && group.every((r) => residualReadings.has(r)))
     replayed.push(
