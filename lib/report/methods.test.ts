@@ -35,7 +35,7 @@ describe("the methods paragraph", () => {
     expect(text).toContain("We estimated the NMI and ARI of 3 clusterings of 2,000 items from few human labels with Cereal (Nayak et al., 2022).");
     expect(text).toContain("scored by the Hard NMI acquisition function and drawn with probability proportional to the score");
     expect(text).toContain("trained from scratch with FixMatch (Sohn et al., 2020) for 1024 steps");
-    expect(text).toContain("Each metric was estimated with the guarded estimator: soft (labels + ");
+    expect(text).toContain("Each metric was estimated with the guarded estimator: the mean of soft (labels + ");
     expect(text).toContain("Its 90% intervals and the probability of each clustering being the best, P(best), come from bootstrap draws of the prediction-powered table (Angelopoulos et al., 2023; Angelopoulos, Duchi & Zrnic, 2023)");
     expect(text).toContain("40 labels from 2 annotators over 3 rounds (budget 100)");
     expect(text).toContain("Cohen's kappa was 0.81 over 40 items");

@@ -11,10 +11,13 @@ export interface EstimatorSummary {
 
 const BOOTSTRAP = "90% bootstrap: the labeled items resampled and every pseudo-label drawn from the surrogate, so early on an interval may not contain its estimate.";
 
-const GUARDED_ESTIMATE =
-  "soft (labels + the surrogate's class distributions) while the surrogate is healthy; once it gets under 60% of newly labeled items right, prediction-powered with a jackknife correction of its small-sample bias; when it is right more than 5 points more often than its confidence says (diffuse), prediction-powered from its most likely class.";
+const GUARDED_BRANCHES =
+  "once the surrogate gets under 60% of newly labeled items right, prediction-powered with a jackknife correction of its small-sample bias; when it is right more than 5 points more often than its confidence says (diffuse), prediction-powered from its most likely class.";
+const GUARDED_ESTIMATE = `soft (labels + the surrogate's class distributions) while the surrogate is healthy; ${GUARDED_BRANCHES}`;
 const GUARDED_INTERVAL =
   "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median, or, where the estimate is prediction-powered, from the soft estimate if that is farther.";
+const BLENDED_INTERVAL =
+  "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median or from the soft estimate, whichever is farther.";
 const GUARDED_INTERVAL_BEFORE = "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median.";
 
 export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
@@ -33,7 +36,11 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   "ppi-labels": { estimate: "prediction-powered as ppi with no surrogate term (lambda = 0): the labels alone, weighted by how they were drawn, each cluster rescaled to its size.", interval: BOOTSTRAP },
   "ppi-jackknife": { estimate: "prediction-powered as ppi, with a jackknife correction of its small-sample bias (what the guarded estimator reports whenever it reports the prediction-powered table).", interval: BOOTSTRAP },
   guarded: {
-    estimate: `${GUARDED_ESTIMATE} Once its confidence has been more than 25 points above how often it is right (overconfident), prediction-powered in the rounds where the soft and prediction-powered NMI are more than 2 jackknife standard errors apart; and prediction-powered for a clustering once the labels number 5 per cell of its table (classes × clusters), however healthy the surrogate reads; the prediction-powered table always with the jackknife correction.`,
+    estimate: `the mean of soft (labels + the surrogate's class distributions) and prediction-powered with a jackknife correction of its small-sample bias (where the two disagree the truth has mostly lain between them), except ${GUARDED_BRANCHES}`,
+    interval: BLENDED_INTERVAL,
+  },
+  "guarded-pick": {
+    estimate: `${GUARDED_ESTIMATE} Once its confidence has been more than 25 points above how often it is right (overconfident), prediction-powered in the rounds where the soft and prediction-powered NMI are more than 2 jackknife standard errors apart; and prediction-powered for a clustering once the labels number 5 per cell of its table (classes × clusters), however healthy the surrogate reads; the prediction-powered table always with the jackknife correction (the default before issue #23's average).`,
     interval: GUARDED_INTERVAL,
   },
   "guarded-no-overconfidence": {
@@ -41,35 +48,31 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     interval: GUARDED_INTERVAL_BEFORE,
   },
   "guarded-no-gap": {
-    estimate: `${GUARDED_ESTIMATE} Once overconfident, prediction-powered (without the jackknife correction) in every later round, however close its soft and prediction-powered NMI (the guarded estimator before the gap test); prediction-powered once the labels number 5 per cell, as guarded.`,
+    estimate: `${GUARDED_ESTIMATE} Once overconfident, prediction-powered (without the jackknife correction) in every later round, however close its soft and prediction-powered NMI (the guarded estimator before the gap test); prediction-powered once the labels number 5 per cell, as guarded-pick.`,
     interval: GUARDED_INTERVAL_BEFORE,
   },
   "guarded-overconfident-15": {
-    estimate: `${GUARDED_ESTIMATE} As guarded, but it reads the surrogate as overconfident once its confidence has been more than 15 points (not 25) above how often it is right.`,
+    estimate: `${GUARDED_ESTIMATE} As guarded-pick, but it reads the surrogate as overconfident once its confidence has been more than 15 points (not 25) above how often it is right.`,
     interval: GUARDED_INTERVAL,
   },
   "guarded-no-reach": {
-    estimate: `${GUARDED_ESTIMATE} As guarded.`,
+    estimate: `${GUARDED_ESTIMATE} As guarded-pick.`,
     interval: GUARDED_INTERVAL_BEFORE,
   },
   "guarded-gap-always": {
-    estimate: `${GUARDED_ESTIMATE} As guarded, but it tests the soft and prediction-powered NMI against each other (2 jackknife standard errors) in every round it would report the soft table, not only once the surrogate has been overconfident.`,
+    estimate: `${GUARDED_ESTIMATE} As guarded-pick, but it tests the soft and prediction-powered NMI against each other (2 jackknife standard errors) in every round it would report the soft table, not only once the surrogate has been overconfident.`,
     interval: GUARDED_INTERVAL,
   },
   "guarded-blend": {
-    estimate: `${GUARDED_ESTIMATE} Otherwise the soft and the jackknifed prediction-powered estimates weighted by their estimated squared errors: the soft one whole while the two differ by less than the prediction-powered one's jackknife standard error, a quarter of it at 2 standard errors, a ninth at 3.`,
-    interval: GUARDED_INTERVAL,
+    estimate: `soft (labels + the surrogate's class distributions) and prediction-powered with a jackknife correction, weighted by their estimated squared errors (the soft one whole while the two differ by less than the prediction-powered one's jackknife standard error, a quarter of it at 2 standard errors, a ninth at 3), except ${GUARDED_BRANCHES}`,
+    interval: BLENDED_INTERVAL,
   },
   "guarded-blend-jk": {
-    estimate: `${GUARDED_ESTIMATE} Otherwise as guarded-blend, the prediction-powered estimate's squared error taken as its jackknife variance plus the square of its jackknife correction.`,
-    interval: GUARDED_INTERVAL,
-  },
-  "guarded-average": {
-    estimate: `${GUARDED_ESTIMATE} Otherwise the mean of the soft and the jackknifed prediction-powered estimates.`,
-    interval: GUARDED_INTERVAL,
+    estimate: `as guarded-blend, the prediction-powered estimate's squared error taken as its jackknife variance plus the square of its jackknife correction, except ${GUARDED_BRANCHES}`,
+    interval: BLENDED_INTERVAL,
   },
   "guarded-plain-ppi": {
-    estimate: `${GUARDED_ESTIMATE} As guarded, but where overconfident or the labels are plentiful it reports the prediction-powered table without the jackknife correction (the guarded estimator before issue #23's jackknifed branches).`,
+    estimate: `${GUARDED_ESTIMATE} As guarded-pick, but where overconfident or the labels are plentiful it reports the prediction-powered table without the jackknife correction (the guarded estimator before issue #23's jackknifed branches).`,
     interval: GUARDED_INTERVAL_BEFORE,
   },
 };

@@ -8,7 +8,6 @@
 import { contingency, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
 import type { Draw } from "./designs";
 import {
-  guardedAverageEstimator,
   guardedBlendCorrectionEstimator,
   guardedBlendEstimator,
   guardedEstimator,
@@ -17,6 +16,7 @@ import {
   guardedGapAlwaysEstimator,
   guardedNoReachEstimator,
   guardedOverconfident15Estimator,
+  guardedPickEstimator,
   guardedPlainPpiEstimator,
   ppiJackknifeEstimator,
 } from "./estimators-guarded";
@@ -141,6 +141,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "ppi-labels": ppiLabelsEstimator,
   "ppi-jackknife": ppiJackknifeEstimator,
   guarded: guardedEstimator,
+  "guarded-pick": guardedPickEstimator,
   "guarded-no-overconfidence": guardedNoOverconfidenceEstimator,
   "guarded-no-gap": guardedNoGapEstimator,
   "guarded-overconfident-15": guardedOverconfident15Estimator,
@@ -149,7 +150,6 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "guarded-gap-always": guardedGapAlwaysEstimator,
   "guarded-blend": guardedBlendEstimator,
   "guarded-blend-jk": guardedBlendCorrectionEstimator,
-  "guarded-average": guardedAverageEstimator,
 };
 
 export function estimatorByName(name: string): Estimator {

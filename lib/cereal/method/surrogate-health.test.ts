@@ -3,7 +3,6 @@ import { denseTable, METRIC_KEYS, metricsFromTable, type MetricValues } from "@/
 import type { Draw } from "./designs";
 import {
   blendedMetrics,
-  guardedAverageEstimator,
   guardedBlendEstimator,
   guardedEstimator,
   guardedMetrics,
@@ -11,6 +10,7 @@ import {
   guardedNoOverconfidenceEstimator,
   guardedOverconfident15Estimator,
   guardedNoReachEstimator,
+  guardedPickEstimator,
   guardedPlainPpiEstimator,
   guardedTable,
   OVERCONFIDENT_GAP_Z,
@@ -66,7 +66,7 @@ describe("surrogate health and the guarded estimator", () => {
     expect(surrogateHealth(good.labeled, good.draws.slice(0, 2), undefined).latestAccuracy).toBeNull();
   });
 
-  it("guarded: the soft table when healthy, the ppi table when weak, ppi in bootstrap draws", () => {
+  it("guarded-pick: the soft table when healthy, the ppi table when weak, ppi in bootstrap draws", () => {
     const good = setup([0.9, 0.1], [0.2, 0.8]);
     expect(denseTable(guardedTable(good, clustering))).toEqual(denseTable(softTable(good, clustering)));
     const bad = setup([0.1, 0.9], [0.8, 0.2]);
@@ -75,28 +75,28 @@ describe("surrogate health and the guarded estimator", () => {
     const draw = { ...good, multiplicity: Int32Array.from([1, 1, 1, 1]) };
     expect(denseTable(guardedTable(draw, clustering))).toEqual(denseTable(ppiTable(draw, clustering, { pseudo: "soft", lambda: "tuned" })));
     // what the next draw reads (round.ts uniformWhileLabelsCarry): the estimate rests on the labels where it is the ppi table
-    expect(guardedEstimator.restsOnLabels!(good, clustering)).toBe(false);
-    expect(guardedEstimator.restsOnLabels!(bad, clustering)).toBe(true);
+    expect(guardedPickEstimator.restsOnLabels!(good, clustering)).toBe(false);
+    expect(guardedPickEstimator.restsOnLabels!(bad, clustering)).toBe(true);
   });
 
-  it("guarded metrics: the soft table's when healthy, the jackknifed ppi table's when weak", () => {
+  it("guarded-pick metrics: the soft table's when healthy, the jackknifed ppi table's when weak", () => {
     const good = setup([0.9, 0.1], [0.2, 0.8]);
-    expect(guardedEstimator.metrics!(good, clustering)).toEqual(metricsFromTable(softTable(good, clustering)));
+    expect(guardedPickEstimator.metrics!(good, clustering)).toEqual(metricsFromTable(softTable(good, clustering)));
     const bad = setup([0.1, 0.9], [0.8, 0.2]);
     const ppi = (input: EstimatorInput) => ppiTable(input, clustering, { pseudo: "soft", lambda: "tuned" });
-    const weak = guardedEstimator.metrics!(bad, clustering);
+    const weak = guardedPickEstimator.metrics!(bad, clustering);
     expect(weak).toEqual(jackknifeMetrics(bad, ppi));
   });
 
-  it("guarded: its interval reaches the soft table's estimate where it reports a ppi table, nothing more where it reports the soft one", () => {
+  it("guarded-pick: its interval reaches the soft table's estimate where it reports a ppi table, nothing more where it reports the soft one", () => {
     const good = setup([0.9, 0.1], [0.2, 0.8]);
-    expect(guardedEstimator.intervalReach!(good, clustering)).toBeNull();
+    expect(guardedPickEstimator.intervalReach!(good, clustering)).toBeNull();
     const bad = setup([0.1, 0.9], [0.8, 0.2]);
-    expect(guardedEstimator.intervalReach!(bad, clustering)).toEqual(metricsFromTable(softTable(bad, clustering)));
-    expect(guardedNoReachEstimator.metrics!(bad, clustering)).toEqual(guardedEstimator.metrics!(bad, clustering));
+    expect(guardedPickEstimator.intervalReach!(bad, clustering)).toEqual(metricsFromTable(softTable(bad, clustering)));
+    expect(guardedNoReachEstimator.metrics!(bad, clustering)).toEqual(guardedPickEstimator.metrics!(bad, clustering));
     expect(guardedNoReachEstimator.intervalReach).toBeUndefined();
     // the same draws: the interval holds guarded-no-reach's and reaches the soft estimate
-    const wide = bootstrapIntervals(bad, [clustering], guardedEstimator, { seed: 5, draws: 50 }).interval.c.nmi;
+    const wide = bootstrapIntervals(bad, [clustering], guardedPickEstimator, { seed: 5, draws: 50 }).interval.c.nmi;
     const plain = bootstrapIntervals(bad, [clustering], guardedNoReachEstimator, { seed: 5, draws: 50 }).interval.c.nmi;
     const soft = metricsFromTable(softTable(bad, clustering)).nmi;
     expect(wide[0]).toBeLessThanOrEqual(Math.min(plain[0], soft));
@@ -186,7 +186,7 @@ describe("surrogate health: calibration", () => {
     expect(jackknifed).not.toEqual(ungated);
   });
 
-  it("guarded: an overconfident surrogate loses the soft table only while its NMI is more than z ppi jackknife s.e. from the ppi table's", () => {
+  it("guarded-pick: an overconfident surrogate loses the soft table only while its NMI is more than z ppi jackknife s.e. from the ppi table's", () => {
     // 42 labeled rows and 100 more, all of which pi puts in class 0 at 0.99
     const sharp = { ...batchOf([0.99, 0.01], (i) => i % 10 < 7), n: 142, unlabeled: Int32Array.from({ length: 100 }, (_, i) => 42 + i) };
     sharp.proba = Float32Array.from({ length: 200 }, (_, j) => (j % 2 === 0 ? 0.99 : 0.01));
@@ -218,8 +218,8 @@ describe("surrogate health: calibration", () => {
     expect(guardedMetrics(sharp, clusters, calm(0.9 * z, true))).toEqual(ppi.corrected);
     expect(guardedMetrics(sharp, clusters, calm(1.1 * z, true))).toEqual(soft);
     // the default guard's verdict here is plentiful (42 labels, 5 a cell of 2 x 2 from 20): the ppi table, the labels carrying it
-    expect(guardedEstimator.metrics!(sharp, clusters)).toEqual(ppi.corrected);
-    expect(guardedEstimator.restsOnLabels!(sharp, clusters)).toBe(true);
+    expect(guardedPickEstimator.metrics!(sharp, clusters)).toEqual(ppi.corrected);
+    expect(guardedPickEstimator.restsOnLabels!(sharp, clusters)).toBe(true);
     // the verdict is read once per input, guard and clustering (the estimate and its interval's reach ask for it): the
     // estimate asked again is the very object the gate made, where a copy of the input reads anew
     const guard = gated(1.1 * z);
@@ -229,7 +229,7 @@ describe("surrogate health: calibration", () => {
     expect(guardedMetrics({ ...sharp }, clusters, guard)).toEqual(first);
   });
 
-  it("guarded-blend and guarded-average: the soft and jackknifed ppi metrics weighted by their estimated squared errors or half each, the weak branch left to ppi", () => {
+  it("guarded and guarded-blend: the soft and jackknifed ppi metrics weighted by their estimated squared errors or half each, the weak branch left to ppi", () => {
     const metrics = (nmi: number) => Object.fromEntries(METRIC_KEYS.map((k) => [k, k === "nmi" ? nmi : 0.5])) as MetricValues;
     const ppi = (corrected: number, se: number, full = corrected) => ({ full: metrics(full), corrected: metrics(corrected), se: metrics(se) });
     // a gap within one s.e. keeps the soft estimate whole; 2 s.e.: (S - P)^2 = 4 v, b2 = 3 v, w = 1/4; 3 s.e.: w = 1/9
@@ -256,13 +256,26 @@ describe("surrogate health: calibration", () => {
     expect(guardedMetrics(sharp, clusters, { blend: "se", plentifulPerCell: null })).toEqual(blended);
     expect(guardedBlendEstimator.metrics!(sharp, clusters)).toEqual(blended);
     expect(guardedBlendEstimator.intervalReach!(sharp, clusters)).toEqual(soft);
-    expect(guardedAverageEstimator.metrics!(sharp, clusters).nmi).toBeCloseTo((soft.nmi + jack.corrected.nmi) / 2, 12);
+    expect(guardedEstimator.metrics!(sharp, clusters).nmi).toBeCloseTo((soft.nmi + jack.corrected.nmi) / 2, 12);
     expect(blended).not.toEqual(jack.corrected);
     // a weak surrogate (right on 10 of 40) keeps the guard's weak branch: the jackknifed ppi table alone
     const weak = batchOf([0.9, 0.1], (i) => i % 4 === 0);
     const weakClusters: TestClustering = { name: "w", k: 2, assignments: Int32Array.from({ length: weak.n }, (_, i) => i % 2) };
     expect(guardedMetrics(weak, weakClusters, { blend: "se" })).toEqual(guardedMetrics(weak, weakClusters));
     expect(guardedMetrics(weak, weakClusters, { blend: "se" })).toEqual(jackknifeMetrics(weak, (i) => ppiTable(i, weakClusters, { pseudo: "soft", lambda: "tuned" })));
+    // the default (the mean) on a healthy surrogate: half the soft table's metrics, half the jackknifed ppi table's, its interval
+    // reaching the soft estimate; the estimate rests on the labels only where the surrogate is weak
+    const good = setup([0.9, 0.1], [0.2, 0.8]);
+    const goodSoft = metricsFromTable(softTable(good, clustering));
+    const goodPpi = jackknifeMetrics(good, (i) => ppiTable(i, clustering, { pseudo: "soft", lambda: "tuned" }));
+    expect(guardedPickEstimator.metrics!(good, clustering)).toEqual(goodSoft);
+    for (const k of METRIC_KEYS) expect(guardedEstimator.metrics!(good, clustering)[k]).toBeCloseTo((goodSoft[k] + goodPpi[k]) / 2, 12);
+    expect(guardedEstimator.intervalReach!(good, clustering)).toEqual(goodSoft);
+    expect(guardedEstimator.restsOnLabels!(good, clustering)).toBe(false);
+    expect(guardedEstimator.restsOnLabels!(sharp, clusters)).toBe(false);
+    const bad = setup([0.1, 0.9], [0.8, 0.2]);
+    expect(guardedEstimator.restsOnLabels!(bad, clustering)).toBe(true);
+    expect(guardedEstimator.metrics!(bad, clustering)).toEqual(guardedPickEstimator.metrics!(bad, clustering));
   });
 
   it("guarded-overconfident-15: a surrogate 19 points overconfident loses the soft table there, where the default guard (25 points) keeps it", () => {
@@ -276,14 +289,14 @@ describe("surrogate health: calibration", () => {
     const soft = metricsFromTable(softTable(sharp, clusters));
     const ppi = jackknife(sharp, ppiOf);
     expect(Math.abs(soft.nmi - ppi.full.nmi)).toBeGreaterThan(OVERCONFIDENT_GAP_Z * ppi.se!.nmi);
-    expect(guardedEstimator.metrics!(sharp, clusters)).toEqual(soft);
+    expect(guardedPickEstimator.metrics!(sharp, clusters)).toEqual(soft);
     // it reports the ppi table's metrics jackknifed (they differ here), its draws read the ppi table
     expect(ppi.corrected.nmi).not.toBeCloseTo(ppi.full.nmi, 6);
     expect(guardedOverconfident15Estimator.metrics!(sharp, clusters)).toEqual(ppi.corrected);
     expect(denseTable(guardedOverconfident15Estimator.table(sharp, clusters))).toEqual(denseTable(ppiOf(sharp)));
   });
 
-  it("guarded: the ppi table for a clustering once the labels number 5 per cell of its table, however healthy the surrogate", () => {
+  it("guarded-pick: the ppi table for a clustering once the labels number 5 per cell of its table, however healthy the surrogate", () => {
     // right on 32 of 40 at 0.8: calibrated, neither weak, diffuse nor overconfident; 42 labels, every row (so the soft table is the labels')
     const healthy = { ...batchOf([0.8, 0.2], (i) => i % 5 !== 0), proba: new Float32Array(0) };
     const { health, overconfident } = guardReading(healthy.labeled, healthy.draws, healthy.outOfSample);
@@ -296,12 +309,12 @@ describe("surrogate health: calibration", () => {
     // jackknifed, as the weak branch's; guarded-plain-ppi (the default before) reports it as it is
     const corrected = jackknifeMetrics(healthy, (i) => ppiTable(i, two, { pseudo: "soft", lambda: "tuned" }));
     expect(corrected).not.toEqual(ppi(two));
-    expect(guardedEstimator.metrics!(healthy, two)).toEqual(corrected);
+    expect(guardedPickEstimator.metrics!(healthy, two)).toEqual(corrected);
     expect(guardedPlainPpiEstimator.metrics!(healthy, two)).toEqual(ppi(two));
     expect(denseTable(guardedTable(healthy, two))).toEqual(denseTable(ppiTable(healthy, two, { pseudo: "soft", lambda: "tuned" })));
     // 2 classes x 5 clusters would need 50: the soft table still
     const five: TestClustering = { name: "five", k: 5, assignments: Int32Array.from({ length: 42 }, (_, i) => i % 5) };
-    expect(guardedEstimator.metrics!(healthy, five)).toEqual(soft(five));
+    expect(guardedPickEstimator.metrics!(healthy, five)).toEqual(soft(five));
     expect(guardedTable(healthy, five, { plentifulPerCell: 4 })).toEqual(ppiTable(healthy, five, { pseudo: "soft", lambda: "tuned" }));
     // the guard before issue #23 keeps the soft table at any number of labels
     expect(guardedNoOverconfidenceEstimator.metrics!(healthy, two)).toEqual(soft(two));
@@ -321,7 +334,9 @@ describe("surrogate health: calibration", () => {
     const diffuse = batchOf([0.6, 0.4], () => true);
     const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: 42 }, (_, i) => i % 2) };
     const hard = ppiTable(diffuse, clusters, { pseudo: "hard", lambda: "tuned" });
+    expect(guardedPickEstimator.metrics!(diffuse, clusters)).toEqual(metricsFromTable(hard));
     expect(guardedEstimator.metrics!(diffuse, clusters)).toEqual(metricsFromTable(hard));
+    expect(guardedEstimator.intervalReach!(diffuse, clusters)).toBeNull();
     expect(denseTable(guardedTable(diffuse, clusters))).toEqual(denseTable(hard));
     const draw = { ...diffuse, multiplicity: new Int32Array(42).fill(1) };
     expect(denseTable(guardedTable(draw, clusters))).toEqual(denseTable(ppiTable(draw, clusters, { pseudo: "hard", lambda: "tuned" })));
@@ -364,10 +379,10 @@ describe("guarded intervals", () => {
   it("are the ppi draws' spread around the guarded (soft) estimate, widened by its gap to their median", async () => {
     const { bootstrapIntervals } = await import("./intervals");
     const { metricsFromTable } = await import("@/lib/metrics");
-    const { guardedEstimator } = await import("./estimators-guarded");
+    const { guardedPickEstimator } = await import("./estimators-guarded");
     const { ppiSoftEstimator } = await import("./ppi");
     const good = setup([0.9, 0.1], [0.2, 0.8]);
-    const guarded = bootstrapIntervals(good, [clustering], guardedEstimator, { draws: 50, seed: 3 });
+    const guarded = bootstrapIntervals(good, [clustering], guardedPickEstimator, { draws: 50, seed: 3 });
     const ppi = bootstrapIntervals(good, [clustering], ppiSoftEstimator, { draws: 50, seed: 3 });
     // the same draws at level 0: both ends are the draws' median
     const [median] = bootstrapIntervals(good, [clustering], ppiSoftEstimator, { draws: 50, seed: 3, level: 0 }).interval.c.nmi;
