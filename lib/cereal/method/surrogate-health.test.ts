@@ -217,7 +217,7 @@ describe("surrogate health: calibration", () => {
     expect(guardedMetrics(sharp, clusters, calm(0.9 * z, false))).toEqual(soft);
     expect(guardedMetrics(sharp, clusters, calm(0.9 * z, true))).toEqual(ppi.corrected);
     expect(guardedMetrics(sharp, clusters, calm(1.1 * z, true))).toEqual(soft);
-    // the default guard's verdict here is plentiful (42 labels, 5 a cell of 2 x 2 from 20): the ppi table, the labels carrying it
+    // guarded-pick's verdict here is plentiful (42 labels, 5 a cell of 2 x 2 from 20): the ppi table, the labels carrying it
     expect(guardedPickEstimator.metrics!(sharp, clusters)).toEqual(ppi.corrected);
     expect(guardedPickEstimator.restsOnLabels!(sharp, clusters)).toBe(true);
     // the verdict is read once per input, guard and clustering (the estimate and its interval's reach ask for it): the
@@ -278,7 +278,7 @@ describe("surrogate health: calibration", () => {
     expect(guardedEstimator.metrics!(bad, clustering)).toEqual(guardedPickEstimator.metrics!(bad, clustering));
   });
 
-  it("guarded-overconfident-15: a surrogate 19 points overconfident loses the soft table there, where the default guard (25 points) keeps it", () => {
+  it("guarded-overconfident-15: a surrogate 19 points overconfident loses the soft table there, where guarded-pick (25 points) keeps it", () => {
     // 42 labeled rows, right on 32 of 40 at 0.99, and 100 more, all of which pi puts in class 0 at 0.99
     const sharp = { ...batchOf([0.99, 0.01], (i) => i % 5 !== 0), n: 142, unlabeled: Int32Array.from({ length: 100 }, (_, i) => 42 + i) };
     sharp.proba = Float32Array.from({ length: 200 }, (_, j) => (j % 2 === 0 ? 0.99 : 0.01));
