@@ -9,7 +9,7 @@
  *
  *   nice -n 19 node --import tsx bench/pair-ppi.ts --bundle data/digits [--clustering kmeans_k10]
  *        [--seeds 0-99] [--batch 200] [--budget 1000] [--members 1] [--cache /tmp/pair-ppi] [--no-run]
- *        [--surrogate mcl|mcl-paper|mcl-consistency] [--versus mcl-paper]
+ *        [--surrogate mcl|mcl-paper|mcl-consistency|mcl-bag|mcl-s300|mcl-bayes|mcl-bayes4] [--versus mcl-paper]
  *
  * --surrogate picks the pairwise surrogate's training (SURROGATES; the default, mcl, is the app's);
  * another one caches under its own folder. Fits are the app's round's: member m of a seed is the
@@ -89,14 +89,21 @@ const members = Number(arg("members", "1"));
  * out), the base of the issue's ratios; `mcl-consistency` adds FixMatch's consistency term;
  * `mcl-s300` stops at 300 steps (half the app's); `mcl-bag` fits members m >= 1 on a bootstrap
  * resample of the round's pairs (`bag`; member 0, the drawing model, on all of them, as the app's,
- * so a copy of mcl's member-0 files saves its runs).
+ * so a copy of mcl's member-0 files saves its runs); `mcl-bayes` and `mcl-bayes4` fit them on every pair with a random
+ * weight (the Bayesian bootstrap: Gamma(alpha) weights of mean 1, alpha 1 and 4; a weight's variance is 1 / alpha, the
+ * bootstrap's counts have 1), no pair left out as the bootstrap leaves a third. A weight is given by repeating each pair
+ * about WEIGHT_COPIES w times (stochastic rounding) and passing 1 / WEIGHT_COPIES of the epochs, so the fit takes the
+ * app's number of steps.
  */
-const SURROGATES: Record<string, { readonly config: PairwiseSurrogateConfig; readonly holdOut: number; readonly bag?: boolean }> = {
+const WEIGHT_COPIES = 8;
+const SURROGATES: Record<string, { readonly config: PairwiseSurrogateConfig; readonly holdOut: number; readonly bag?: boolean; readonly weightShape?: number }> = {
   mcl: { config: { model: "mlp" }, holdOut: 0 },
   "mcl-paper": { config: { model: "mlp", mcl: { schedule: "constant" } }, holdOut: 0.1 },
   "mcl-consistency": { config: { model: "mlp", mcl: { consistency: {} } }, holdOut: 0 },
   "mcl-bag": { config: { model: "mlp" }, holdOut: 0, bag: true },
   "mcl-s300": { config: { model: "mlp", mcl: { maxSteps: 300 } }, holdOut: 0 },
+  "mcl-bayes": { config: { model: "mlp", mcl: { epochs: 50 / WEIGHT_COPIES } }, holdOut: 0, weightShape: 1 },
+  "mcl-bayes4": { config: { model: "mlp", mcl: { epochs: 50 / WEIGHT_COPIES } }, holdOut: 0, weightShape: 4 },
 };
 const surrogateName = arg("surrogate", "mcl");
 const surrogateConfig = SURROGATES[surrogateName]?.config;
@@ -175,6 +182,24 @@ function pairsUpTo(c: CachedRun, r: number) {
   };
 }
 
+/** a bootstrap resample of n pairs: n indices drawn with replacement */
+function bootstrapPick(n: number, random: Random): Int32Array {
+  return Int32Array.from({ length: n }, () => random.int(n));
+}
+
+/** every pair i repeated about WEIGHT_COPIES w_i times (stochastic rounding), w_i ~ Gamma(shape) / shape (mean 1) */
+function weightedPick(n: number, shape: number, random: Random): Int32Array {
+  const pick: number[] = [];
+  for (let i = 0; i < n; i++) {
+    let g = 0;
+    for (let j = 0; j < shape; j++) g -= Math.log(1 - random.next());
+    const copies = (WEIGHT_COPIES * g) / shape;
+    const whole = Math.floor(copies) + (random.next() < copies - Math.floor(copies) ? 1 : 0);
+    for (let j = 0; j < whole; j++) pick.push(i);
+  }
+  return Int32Array.from(pick);
+}
+
 /** member m >= 1: every round of run `seed` fitted again on its pairs (own hold-out split and weights) */
 async function refit(seed: number, m: number): Promise<void> {
   const { mclSurrogateFactory } = await import("@/models/mcl-surrogate");
@@ -184,11 +209,9 @@ async function refit(seed: number, m: number): Promise<void> {
   try {
     for (let r = 0; r < c.rounds; r++) {
       let { pairs } = pairsUpTo(c, r);
-      if (SURROGATES[surrogateName].bag) {
-        const random = Random.from(seed, "bag", m, r);
-        const pick = Int32Array.from(pairs.a, () => random.int(pairs.a.length));
-        pairs = { a: Int32Array.from(pick, (i) => pairs.a[i]), b: Int32Array.from(pick, (i) => pairs.b[i]), same: Uint8Array.from(pick, (i) => pairs.same[i]) };
-      }
+      const { bag, weightShape } = SURROGATES[surrogateName];
+      const pick = bag ? bootstrapPick(pairs.a.length, Random.from(seed, "bag", m, r)) : weightShape ? weightedPick(pairs.a.length, weightShape, Random.from(seed, "bayes", m, r)) : null;
+      if (pick) pairs = { a: Int32Array.from(pick, (i) => pairs.a[i]), b: Int32Array.from(pick, (i) => pairs.b[i]), same: Uint8Array.from(pick, (i) => pairs.same[i]) };
       const state: PairwiseState = { problem, pairs, draws: [], round: r };
       const fitted = await fitPairwiseRound(state, surrogate, { design: "random", strategy: "all", batch: 0, seed: deriveSeed(seed, "ensemble", m), holdOut, members: 1, intervals: false });
       probas.push(fitted.proba!);
