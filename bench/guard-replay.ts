@@ -26,7 +26,8 @@
  * row means something only for runs recorded before 92b8244, whose `guarded` reported the plain `ppi` there; since then
  * `guarded` is that replay itself, and the row reads the same as the recorded guard. Runs made with
  * `--compare soft,ppi-jackknife` also replay fixed-weight averages of the soft and jackknifed ppi NMI wherever the guard
- * reads the surrogate neither weak nor diffuse (issue #23's lead: they bracket the truth on the weak set).
+ * reads the surrogate neither weak nor diffuse (issue #23's lead: they bracket the truth on the weak set), and their mean only
+ * where the choosing guard left the soft table (`guarded-pick`; runs since its adoption as the mean must compare it).
  *
  *   node --import tsx bench/guard-replay.ts [--bundles DIR,DIR] RUN.json [RUN.json ...]   (Random's runs among them)
  */
@@ -169,25 +170,22 @@ const shrinkTowardsPpi =
     return soft + w * (ppi - soft);
   };
 
+/** which rounds softPpiAverage averages: wherever the surrogate reads neither weak nor diffuse, wherever not diffuse (the weak
+ * rounds too), or only where the choosing guard (`guarded-pick`, recorded as `guarded` by runs before its adoption as the
+ * mean) left the soft table for the jackknifed ppi one though not weak (its overconfident and plentiful branches) */
+type AveragedRounds = "not-weak" | "everywhere" | "where-pick-left-soft";
+
 /** the recorded guard where the surrogate reads weak or diffuse (its jackknifed ppi or ppi-hard table), elsewhere the soft and
- * jackknifed ppi NMI averaged with the soft one weighted `w` (`everywhere`: the weak rounds averaged too) */
+ * jackknifed ppi NMI averaged with the soft one weighted `w` in the `rounds` named, the soft table in the others */
 const softPpiAverage =
-  (w: number, everywhere = false): Pick =>
+  (w: number, rounds: AveragedRounds = "not-weak"): Pick =>
   (r, _earlier, c) => {
     const h = r.surrogateHealth;
-    if (h?.diffuse || (h?.weak && !everywhere)) return "guarded";
+    if (h?.diffuse || (h?.weak && rounds !== "everywhere")) return "guarded";
     const b = r.byEstimator!;
+    if (rounds === "where-pick-left-soft" && (b["guarded-pick"] ?? b.guarded).estimate[c].nmi === b.soft.estimate[c].nmi) return "soft";
     return w * b.soft.estimate[c].nmi + (1 - w) * b["ppi-jackknife"].estimate[c].nmi;
   };
-
-/** the recorded guard, but where it reported the jackknifed ppi table though the surrogate reads neither weak nor diffuse
- * (its overconfident and plentiful branches), the mean of the soft and jackknifed ppi NMI; its soft rounds kept */
-const averageWhereGuardLeftSoft: Pick = (r, _earlier, c) => {
-  const h = r.surrogateHealth;
-  const b = r.byEstimator!;
-  if (h?.weak || h?.diffuse || b.guarded.estimate[c].nmi === b.soft.estimate[c].nmi) return "guarded";
-  return (b.soft.estimate[c].nmi + b["ppi-jackknife"].estimate[c].nmi) / 2;
-};
 
 /** the guard before the plentiful-labels rule, from a run's records: weak or diffuse as recorded (the run's guard then
  * reports the jackknifed ppi or ppi-hard whatever its code), else ppi once a window read overconfident (by G, the code's
@@ -315,8 +313,8 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
   if (group.every((r) => r.rounds.every((round) => round.byEstimator?.soft && round.byEstimator?.["ppi-jackknife"] && round.byEstimator?.guarded)))
     replayed.push(
       ...[0.25, 0.5, 0.75].map((w): [string, Pick] => [`the recorded guard where weak or diffuse, else soft ${w} : ppi-jackknife ${1 - w}`, softPpiAverage(w)]),
-      ["soft 0.5 : ppi-jackknife 0.5 wherever not diffuse (weak rounds too)", softPpiAverage(0.5, true)],
-      ["the recorded guard, soft 0.5 : ppi-jackknife 0.5 only where it left the soft table for ppi (not weak)", averageWhereGuardLeftSoft],
+      ["soft 0.5 : ppi-jackknife 0.5 wherever not diffuse (weak rounds too)", softPpiAverage(0.5, "everywhere")],
+      ["the recorded guard, soft 0.5 : ppi-jackknife 0.5 only where guarded-pick left the soft table for ppi (not weak)", softPpiAverage(0.5, "where-pick-left-soft")],
     );
   if (replayable && group.every((r) => residualReadings.has(r)))
     replayed.push(
