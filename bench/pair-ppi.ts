@@ -9,12 +9,13 @@
  *
  *   nice -n 19 node --import tsx bench/pair-ppi.ts --bundle data/digits [--clustering kmeans_k10]
  *        [--seeds 0-99] [--batch 200] [--budget 1000] [--members 1] [--cache /tmp/pair-ppi] [--no-run]
- *        [--surrogate mcl|mcl-paper|mcl-consistency|mcl-bag|mcl-s300|mcl-bayes|mcl-bayes4] [--versus mcl-paper]
+ *        [--paired VARIANT,VARIANT] [--surrogate mcl|mcl-paper|mcl-consistency|mcl-bag|mcl-s300|mcl-bayes|mcl-bayes4] [--versus mcl-paper]
  *
  * --surrogate picks the pairwise surrogate's training (SURROGATES; the default, mcl, is the app's);
  * another one caches under its own folder. Fits are the app's round's: member m of a seed is the
- * app's fit m (fitPairwiseRound's seeds), so with `--members 5` the `ensemble-5` variant is
- * exactly the app's estimate (PAIRWISE_MEMBERS fits) and `argmax` is its first fit alone.
+ * app's fit m (fitPairwiseRound's seeds), so with `--members 5` the `blend-5-tuned (the app)` variant
+ * is exactly the app's estimate (PAIRWISE_MEMBERS fits), `ensemble-5` the app's before the consensus
+ * (issue #25) and `argmax` its first fit alone.
  * --no-run reports the seeds already cached (with all members). Runs are made member by member
  * (every seed's member 0, then every seed's member 1, ...), so a stopped bench leaves whole members.
  * Prints per variant and metric: AEC per 1,000 answers (mean +- standard error over runs), the
@@ -32,13 +33,17 @@
  *                     (two fits per round)
  *   ensemble-E-ppi-tuned / -ppi   the same corrections on the ensemble: g is the E fits' mean
  *                     same-probability, the base the ensemble's estimate
- *   ensemble-E, first fit's g (the app)   ensemble-E with the interval the app gives it: the
+ *   ensemble-E, first fit's g   ensemble-E with the interval the app gave it: the
  *                     full correction with member 0's g around the ensemble's estimate
  *   consensus-E       the argmax estimate of the E fits' consensus: their p(.|x) averaged after
  *                     renaming each fit's ids to the first's (alignedMean)
  *   blend-E           ensemble-E moved toward consensus-E by w = (FMI_ppi - FMI_ens) / (FMI_cons -
  *                     FMI_ens) in [0, 1], FMI_ppi the pair counts' (first fit's g) around the ensemble
- *   blend-E-tuned / -tuned-eg   the same with the tuned correction's FMI (first fit's g / the fits' mean g)
+ *   blend-E-tuned / -tuned-eg   the same with the tuned correction's FMI (first fit's g / the fits' mean g), with the
+ *                     interval the app gives them (the first fit's g around them); blend-5-tuned is the app's round
+ *   blend-E-tuned-informed   blend-E-tuned only once the drawing models are informative (drawingModelsInformative,
+ *                     the NMI intervals' rule; round 0 never), else ensemble-E
+ * --paired A,B prints variant A's AEC minus B's per metric over the same runs (mean +- standard error).
  * Then per stage the drawing models' fit to the answers: corr(f, g) of member 0 and of the ensemble.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -47,13 +52,14 @@ import { aec } from "@/lib/cereal/harness/aec";
 import { argmaxEstimator, estimateMetrics, type Estimator } from "@/lib/cereal/method/estimators";
 import { softEstimator } from "@/lib/cereal/method/estimators-soft";
 import { drawUniformPairs, recordPairDraws, type PairDrawRecord } from "@/lib/cereal/pairwise/pair-designs";
-import { modelsOfDrawingRounds, pairCountIntervals, pairCounts, pairPpiEstimate, stagesByRound, type PairCorrectionWeight } from "@/lib/cereal/pairwise/pair-count-ppi";
+import { addAligned, movedToward } from "@/lib/cereal/pairwise/fit-consensus";
+import { drawingModelsInformative, modelsOfDrawingRounds, pairCountIntervals, pairCounts, pairPpiEstimate, stagesByRound, type PairCorrectionWeight } from "@/lib/cereal/pairwise/pair-count-ppi";
 import { defaultNumOutputs, sameProbability } from "@/lib/cereal/pairwise/pair-surrogate";
 import { pairwiseEstimatorInput } from "@/lib/cereal/pairwise/pairwise-estimate";
-import { addPairAnswers, fitPairwiseRound, initialPairwiseState, runPairwiseRound, type PairwiseState } from "@/lib/cereal/pairwise/pairwise-round";
+import { addPairAnswers, fitPairwiseRound, initialPairwiseState, PAIRWISE_MEMBERS, runPairwiseRound, type PairwiseState } from "@/lib/cereal/pairwise/pairwise-round";
 import { deriveSeed, Random } from "@/lib/random/named-streams";
 import { loadBundle } from "@/lib/data/bundle";
-import { contingency, linearSumAssignment, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
+import { contingency, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
 import type { Interval, IntervalReport } from "@/lib/cereal/method/intervals";
 import type { PairwiseSurrogateConfig } from "@/models/mcl-surrogate";
 import { mean, se } from "./sample-stats";
@@ -154,22 +160,11 @@ async function run(seed: number): Promise<void> {
   writeFileSync(join(cache, `${seed}.json`), JSON.stringify(cached));
 }
 
-/**
- * The fits' p(.|x) averaged after renaming each fit's cluster ids to the first fit's (the
- * assignment that maximises their co-occurrence, sum_i p0(a|x_i) pm(b|x_i)): its argmax is the
- * fits' consensus partition.
- */
+/** the fits' p(.|x) averaged after renaming each fit's ids to the first's (fit-consensus.ts addAligned, as the app's round) */
 function alignedMean(probas: readonly Float32Array[]): Float32Array {
-  const [first] = probas;
-  const sum = Float64Array.from(first);
-  for (const p of probas.slice(1)) {
-    const together = new Float64Array(k * k);
-    for (let i = 0; i < n; i++)
-      for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) together[a * k + b] += first[i * k + a] * p[i * k + b];
-    const { rowToCol } = linearSumAssignment(together, k, k, true);
-    for (let i = 0; i < n; i++) for (let a = 0; a < k; a++) sum[i * k + a] += p[i * k + rowToCol[a]];
-  }
-  return Float32Array.from(sum, (v) => v / probas.length);
+  const sum = Float32Array.from(probas[0]);
+  for (const p of probas.slice(1)) addAligned(sum, probas[0], p, k);
+  return sum.map((v) => v / probas.length);
 }
 
 /** the answered pairs of rounds 0..r of a cached run, and their draw records */
@@ -285,22 +280,21 @@ for (let seed = from; seed <= to; seed++) {
       const base = meanMetrics(argmaxes);
       // g: the fits' mean same-probability
       const counts = pairCounts(clusterIds, stagesByRound(pairs, draws, modelsOfDrawingRounds(models), k));
-      // the ensemble moved toward the consensus by the share that brings its FMI to `fmi`
-      const span = consensus.fmi - base.fmi;
-      const blendWith = (fmi: number) => {
-        const w = Math.abs(span) > 1e-9 ? Math.min(1, Math.max(0, (fmi - base.fmi) / span)) : 0;
-        return Object.fromEntries(METRIC_KEYS.map((m) => [m, base[m] + w * (consensus[m] - base[m])])) as MetricValues;
+      // the ensemble moved toward the consensus by the share that brings its FMI to `fmi` (blend-E-tuned: the app's round since issue #25's consensus)
+      const blendWith = (fmi: number) => movedToward(base, consensus, fmi);
+      // the app's round: an estimate with the intervals of the first fit's g around it; the metrics the pair
+      // counts do not cover (ACC, AP) get the point as their interval, as pairPpiEstimate(..., null) gives them
+      const withAppInterval = (estimate: MetricValues): Point => {
+        const points = {} as Record<MetricKey, Interval>;
+        for (const m of METRIC_KEYS) points[m] = [estimate[m], estimate[m]];
+        const pointReport: IntervalReport = { interval: { [clustering]: points }, pBest: {} as IntervalReport["pBest"], draws: 0, level: 0.9 };
+        return { estimate, interval: pairCountIntervals(pointReport, { [clustering]: estimate }, problem.clusterings, firstFitStages).interval[clustering] };
       };
       add(`blend-${members}`, nLabels, { estimate: blendWith(corrected(single, base, "full").estimate.fmi) });
-      add(`blend-${members}-tuned`, nLabels, { estimate: blendWith(corrected(single, base, "tuned").estimate.fmi) });
-      add(`blend-${members}-tuned-eg`, nLabels, { estimate: blendWith(corrected(counts, base, "tuned").estimate.fmi) });
-      // the app's round: the ensemble's estimate, the intervals of the first fit's g around it; the
-      // metrics the pair counts do not cover (ACC, AP) get the point as their interval, as pairPpiEstimate(..., null) gives them
-      const points = {} as Record<MetricKey, Interval>;
-      for (const m of METRIC_KEYS) points[m] = [base[m], base[m]];
-      const pointReport: IntervalReport = { interval: { [clustering]: points }, pBest: {} as IntervalReport["pBest"], draws: 0, level: 0.9 };
-      const appInterval = pairCountIntervals(pointReport, { [clustering]: base }, problem.clusterings, firstFitStages).interval[clustering];
-      add(`ensemble-${members}, first fit's g (the app)`, nLabels, { estimate: base, interval: appInterval });
+      add(`blend-${members}-tuned${members === PAIRWISE_MEMBERS ? " (the app)" : ""}`, nLabels, withAppInterval(blendWith(corrected(single, base, "tuned").estimate.fmi)));
+      add(`blend-${members}-tuned-informed`, nLabels, { estimate: drawingModelsInformative(firstFitStages) === true ? blendWith(corrected(single, base, "tuned").estimate.fmi) : base });
+      add(`blend-${members}-tuned-eg`, nLabels, withAppInterval(blendWith(corrected(counts, base, "tuned").estimate.fmi)));
+      add(`ensemble-${members}, first fit's g`, nLabels, withAppInterval(base));
       add(`ensemble-${members}-ppi`, nLabels, corrected(counts, base, "full"));
       add(`ensemble-${members}-ppi-tuned`, nLabels, corrected(counts, base, "tuned"));
     }
@@ -356,6 +350,14 @@ for (const m of METRICS)
     const last = runs[0].covered ? `${runs.filter((r) => r.last[m]).length}/${runs.length}` : "-";
     console.log(`| ${name} | ${m} | ${cell(values)} | ${(mean(values) / mean(baseline.map((r) => r.aec[m]))).toFixed(2)}x | ${better}/${runs.length} | ${coverage} | ${last} |`);
   }
+// --paired A,B: variant A's AEC minus variant B's, run by run (the same runs, so paired)
+if (process.argv.includes("--paired")) {
+  const [a, b] = arg("paired", "").split(",");
+  const first = results.get(a);
+  const second = results.get(b);
+  if (!first || !second) throw new Error(`--paired: two of ${[...results.keys()].join("; ")}`);
+  for (const m of METRICS) console.log(`${m}: ${a} minus ${b}, AEC per 1,000: ${cell(first.map((r, i) => r.aec[m] - second[i].aec[m]))} (${first.filter((r, i) => r.aec[m] < second[i].aec[m]).length}/${first.length} runs lower)`);
+}
 console.log("| stage (drawn by the models of round) | corr(f, g), member 0 | corr(f, g), ensemble |");
 console.log("|---|---|---|");
 stageFit.forEach((fit, i) => console.log(`| ${i + 1} (${i}) | ${mean(fit.single).toFixed(3)} | ${mean(fit.ensemble).toFixed(3)} |`));

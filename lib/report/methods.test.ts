@@ -48,11 +48,11 @@ describe("the methods paragraph", () => {
     expect(text).not.toContain("trained from scratch with FixMatch");
   });
 
-  it("pairwise: the MCL surrogate, and the mean of several fits where a round averaged them", () => {
+  it("pairwise: the MCL surrogate, and the mean of several fits moved toward their consensus where a round averaged them", () => {
     const pairwise = { ...config, mode: "pairwise" as const };
     expect(methodsParagraph(pairwise, "text")).toContain("trained from scratch on the pairwise answers with the meta classification likelihood (Hsu et al., 2019) and pseudo-labeled every item.");
     expect(methodsParagraph({ ...pairwise, pairwiseFits: 5 }, "text")).toContain(
-      "with the meta classification likelihood (Hsu et al., 2019), 5 times with different seeds; each fit pseudo-labeled every item, and each metric is the mean of the fits' estimates.",
+      "with the meta classification likelihood (Hsu et al., 2019), 5 times with different seeds; each fit pseudo-labeled every item, and each metric is the mean of the fits' estimates moved toward the estimate of their consensus (the fits' class probabilities averaged after matching their cluster ids) by the share that brings its Fowlkes-Mallows index to the prediction-powered one of the answered pairs.",
     );
   });
 

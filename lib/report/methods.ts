@@ -100,7 +100,7 @@ export function methodsParagraph(config: MethodsConfig, style: CiteStyle): strin
   sentences.push(
     config.mode === "pairwise"
       ? config.pairwiseFits > 1
-        ? `After each batch a surrogate classifier on the item embeddings was trained from scratch on the pairwise answers with the meta classification likelihood${cite("mcl")}, ${config.pairwiseFits} times with different seeds; each fit pseudo-labeled every item, and each metric is the mean of the fits' estimates.`
+        ? `After each batch a surrogate classifier on the item embeddings was trained from scratch on the pairwise answers with the meta classification likelihood${cite("mcl")}, ${config.pairwiseFits} times with different seeds; each fit pseudo-labeled every item, and each metric is the mean of the fits' estimates moved toward the estimate of their consensus (the fits' class probabilities averaged after matching their cluster ids) by the share that brings its Fowlkes-Mallows index to the prediction-powered one of the answered pairs.`
         : `After each batch a surrogate classifier on the item embeddings was trained from scratch on the pairwise answers with the meta classification likelihood${cite("mcl")} and pseudo-labeled every item.`
       : config.fixmatch
         ? config.fixmatchWarmSteps !== null

@@ -213,6 +213,56 @@ describe("runPairwiseRound", () => {
     await expect(runPairwiseRound(seedState(problem, labels, 40), surrogate, { ...options, members: 0 })).rejects.toThrow(/members must be a whole number >= 1/);
   });
 
+  it("several fits with stage models: the mean moves toward the fits' consensus as far as the answered pairs' FMI says", async () => {
+    const { problem, labels } = blobs();
+    const truth = metricsFromTable(contingency(labels, problem.clusterings[0].assignments));
+    // fit m names class y (5 - y + 2m) % 6 and puts the rows with (r + 7m) % 5 = 0 in the next class: every row is
+    // wrong in exactly one of five fits, so each fit's ids are noisy and their consensus is the truth (renamed)
+    let fits = 0;
+    const noisy: PairwiseSurrogate = {
+      numOutputs: 6,
+      async fit() {
+        fits++;
+        return { backend: "fake", trainSeconds: 0, steps: 0, finalLoss: null };
+      },
+      async predictProba(rows) {
+        const m = fits - 1;
+        const out = new Float32Array(rows.length * 6).fill(0.02);
+        rows.forEach((r, i) => (out[i * 6 + ((5 - ((labels[r] + ((r + 7 * m) % 5 === 0 ? 1 : 0)) % 3) + 2 * m) % 6)] = 0.9));
+        return out;
+      },
+      dispose() {},
+    };
+    const seeded = seedState(problem, labels, 40);
+    // stage 1: 600 uniform pairs answered truthfully, drawn by a model that knows the classes
+    const random = new Random(11);
+    const stagePairs = Array.from({ length: 600 }, () => {
+      const row = random.int(90);
+      return { row, rowB: (row + 1 + random.int(89)) % 90, score: null, q: 600 / ((90 * 89) / 2) };
+    });
+    const stage1 = recordPairDraws(stagePairs, "uniform", 1, 40);
+    const answered = addPairAnswers(seeded, stage1, Uint8Array.from(stage1, (d) => (labels[d.row] === labels[d.rowB] ? 1 : 0)));
+    const knowing = await truthSurrogate(labels).predictProba(Int32Array.from({ length: 90 }, (_, i) => i));
+    const options = { design: "random" as const, strategy: "all" as const, batch: 0, seed: 4, members: 5, intervals: { draws: 20 } };
+    fits = 0;
+    const mean = (await runPairwiseRound(answered, noisy, options)).estimate.c;
+    fits = 0;
+    const result = await runPairwiseRound({ ...answered, stageModels: new Map([[1, [knowing]]]) }, noisy, options);
+    // the fits' noise lowers the mean's NMI; the pair counts read the truth's FMI, so the estimate moves up, near the truth
+    expect(mean.nmi).toBeLessThan(truth.nmi - 0.1);
+    expect(result.estimate.c.nmi).toBeGreaterThan(mean.nmi + 0.1);
+    expect(Math.abs(result.estimate.c.nmi - truth.nmi)).toBeLessThan(0.05);
+    for (const k of METRIC_KEYS) {
+      expect(result.intervals!.interval.c[k][0]).toBeLessThanOrEqual(result.estimate.c[k]);
+      expect(result.intervals!.interval.c[k][1]).toBeGreaterThanOrEqual(result.estimate.c[k]);
+    }
+    // one fit has no consensus: its estimate is its own, with stage models or without
+    fits = 0;
+    const single = await runPairwiseRound({ ...answered, stageModels: new Map([[1, [knowing]]]) }, noisy, { ...options, members: 1 });
+    fits = 0;
+    expect(single.estimate).toEqual((await runPairwiseRound(answered, noisy, { ...options, members: 1 })).estimate);
+  });
+
   it("addPairAnswers appends pairs and answers and advances the round", () => {
     const { problem, labels } = blobs();
     const state = seedState(problem, labels, 3);

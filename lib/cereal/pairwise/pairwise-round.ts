@@ -2,7 +2,8 @@
  * One pairwise round (paper section 5.3 on Algorithm 1): fit the pairwise surrogate (MCL) on the
  * answered pairs, PAIRWISE_MEMBERS times with other seeds, pseudo-label every item with each fit's
  * argmax cluster id, estimate every metric of every clustering as the mean of the fits' estimates
- * (with intervals), report how well the model that drew the newest pairs predicted their answers,
+ * moved toward their consensus's as far as the answered pairs' FMI says (fit-consensus.ts; with
+ * intervals), report how well the model that drew the newest pairs predicted their answers,
  * and draw the next pairs with the named pair design from the first fit. Answering them is the
  * caller's business; "unsure" answers and skips never reach the state, so they count as skips.
  */
@@ -11,6 +12,7 @@ import { argmaxEstimator, estimateMetrics, pseudoLabel } from "../method/estimat
 import { bootstrapIntervals, type Interval, type IntervalReport } from "../method/intervals";
 import { drawPairs, isUniformPairDraw, pairKey, recordPairGroups, type PairDesign, type PairDesignOptions, type PairDrawRecord } from "./pair-designs";
 import { drawingModelsInformative, pairCountIntervals, stagesByRound } from "./pair-count-ppi";
+import { addAligned, towardConsensus } from "./fit-consensus";
 import { holdOutPairs, pairAccuracy, pairedRows, pairwiseEstimatorInput, type PseudoLabelStrategy } from "./pairwise-estimate";
 import type { LabeledPairs, PairwiseFitReport, PairwiseSurrogate } from "./pair-surrogate";
 import type { CerealProblem } from "../method/problem";
@@ -73,7 +75,7 @@ export interface PairwiseRoundOptions {
    * pairs to measure accuracy until issue #25's last change; kept to reproduce those runs.
    */
   readonly holdOut?: number;
-  /** fits per round, each with its own seed; the estimate is the mean of theirs (default PAIRWISE_MEMBERS) */
+  /** fits per round, each with its own seed; the estimate is the mean of theirs moved toward their consensus's (default PAIRWISE_MEMBERS) */
   readonly members?: number;
   /** pairs in the next batch; 0 draws nothing (the last round) */
   readonly batch: number;
@@ -129,6 +131,8 @@ export interface FittedPairwiseRound {
    * cluster ids of different fits do not correspond, and at 10^6 items each is 80 MB)
    */
   readonly memberEstimates: readonly Record<string, MetricValues>[];
+  /** the argmax estimate of every clustering by the fits' consensus (fit-consensus.ts addAligned); null with one fit */
+  readonly consensusEstimate: Record<string, MetricValues> | null;
   /**
    * the share of the newest stage's uniform pairs whose answer the model that drew them
    * (state.stageModels) predicted, P_ij > 0.5 for "same": accuracy on answers it never saw; null
@@ -164,7 +168,7 @@ export async function fitPairwiseRound(state: PairwiseState, surrogate: Pairwise
   const k = surrogate.numOutputs;
   const members = options.members ?? PAIRWISE_MEMBERS;
   if (!(Number.isInteger(members) && members >= 1)) throw new Error(`members must be a whole number >= 1, got ${members}`);
-  if (pairs.a.length === 0) return { fit: null, proba: null, numOutputs: k, memberEstimates: [], pairAccuracy: null, heldOut: 0 };
+  if (pairs.a.length === 0) return { fit: null, proba: null, numOutputs: k, memberEstimates: [], consensusEstimate: null, pairAccuracy: null, heldOut: 0 };
   const all = Int32Array.from({ length: n }, (_, i) => i);
   const fitMember = async (seed: number, onProgress?: (progress: FitProgress) => void) => {
     const split = holdOutPairs(pairs, options.holdOut ?? 0, Random.from(seed, "hold-out", round));
@@ -177,13 +181,17 @@ export async function fitPairwiseRound(state: PairwiseState, surrogate: Pairwise
   const first = await fitMember(options.seed, progress(0));
   const fit = { ...first.fit };
   const memberEstimates: Record<string, MetricValues>[] = [];
+  // the fits' p(.|x) summed with their ids renamed to the first fit's: one [n x k] array, whatever the count
+  const consensus = members > 1 ? Float32Array.from(first.proba) : null;
   for (let m = 1; m < members; m++) {
     const member = await fitMember(deriveSeed(options.seed, "ensemble", m), progress(m));
     fit.trainSeconds += member.fit.trainSeconds;
     fit.steps += member.fit.steps;
     memberEstimates.push(estimateMetrics(estimatorInput(state, member.proba, k, options), problem.clusterings, argmaxEstimator));
+    addAligned(consensus!, first.proba, member.proba, k);
   }
-  return { fit, proba: first.proba, numOutputs: k, memberEstimates, pairAccuracy: newestStageAccuracy(state, k), heldOut: first.heldOut };
+  const consensusEstimate = consensus && estimateMetrics(estimatorInput(state, consensus.map((v) => v / members), k, options), problem.clusterings, argmaxEstimator);
+  return { fit, proba: first.proba, numOutputs: k, memberEstimates, consensusEstimate, pairAccuracy: newestStageAccuracy(state, k), heldOut: first.heldOut };
 }
 
 const estimatorInput = (state: PairwiseState, proba: Float32Array, k: number, options: PairwiseRoundOptions) =>
@@ -213,20 +221,27 @@ function newestStageAccuracy(state: PairwiseState, k: number): number | null {
 
 /**
  * Step 2: every metric of every clustering from the rows' argmax cluster ids, the mean over the
- * fits, with intervals: the bootstrap's (of the first fit), or, with stage models, the pair counts'
- * (pairCountIntervals); either is widened to hold the mean.
+ * fits, moved toward the fits' consensus as far as the answered stages' FMI says where there are
+ * stage models (fit-consensus.ts towardConsensus), with intervals: the bootstrap's (of the first
+ * fit), or, with stage models, the pair counts' (pairCountIntervals); either is widened to hold the
+ * estimate.
  */
 export function estimatePairwiseRound(state: PairwiseState, fitted: FittedPairwiseRound, options: PairwiseRoundOptions): EstimatedPairwiseRound {
   const { problem, pairs, round } = state;
   if (!fitted.proba) return { estimate: {}, intervals: null, estimatedRows: new Int32Array(0), uninformed: null };
   const input = estimatorInput(state, fitted.proba, fitted.numOutputs, options);
-  const estimate = meanEstimate([estimateMetrics(input, problem.clusterings, argmaxEstimator), ...fitted.memberEstimates]);
+  const mean = meanEstimate([estimateMetrics(input, problem.clusterings, argmaxEstimator), ...fitted.memberEstimates]);
+  const stages = state.stageModels ? stagesByRound(pairs, state.draws, state.stageModels, fitted.numOutputs, state.stageResponse) : null;
+  const { consensusEstimate } = fitted;
+  const estimate =
+    consensusEstimate && stages
+      ? Object.fromEntries(problem.clusterings.map((c) => [c.name, towardConsensus(mean[c.name], consensusEstimate[c.name], c.assignments, stages)]))
+      : mean;
   const bootstrap =
     options.intervals === false
       ? null
       : bootstrapIntervals(input, problem.clusterings, argmaxEstimator, { ...options.intervals, seed: deriveSeed(options.seed, "intervals", round) });
-  const stages = bootstrap && state.stageModels ? stagesByRound(pairs, state.draws, state.stageModels, fitted.numOutputs, state.stageResponse) : null;
-  const uninformed = stages && drawingModelsInformative(stages) !== true;
+  const uninformed = bootstrap && stages && drawingModelsInformative(stages) !== true;
   const intervals = bootstrap && stages ? pairCountIntervals(bootstrap, estimate, problem.clusterings, stages, uninformed === true) : bootstrap;
   return { estimate, intervals: intervals && holding(intervals, estimate), estimatedRows: input.unlabeled, uninformed };
 }

@@ -12,7 +12,8 @@ import { pairStageModels } from "./pair-stage-models";
 /**
  * A pairwise project's round steps (issue #10) on lib/cereal's pairwise round: the L2C surrogate
  * trained on the project's same/different answers PAIRWISE_MEMBERS times, every metric of every
- * clustering estimated as the mean over the fits of their argmax cluster ids' value, the next pairs
+ * clustering estimated as the mean over the fits of their argmax cluster ids' value moved toward the
+ * fits' consensus as far as the answered pairs' FMI says (fit-consensus.ts), the next pairs
  * drawn with the project's pair design from the first fit. Stored like a
  * clusterwise round: estimates with intervals, per-item results [N x 2] (cluster id, max p), the
  * next stage (the uncertain and anchor designs need this round's p(.|x), so the round draws it).
