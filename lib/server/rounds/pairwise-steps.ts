@@ -19,8 +19,9 @@ import { pairStageModels } from "./pair-stage-models";
  * next stage (the uncertain and anchor designs need this round's p(.|x), so the round draws it).
  * The intervals of NMI, AMI, V, ARI and FMI come from the prediction-powered pair counts (each
  * stage's uniform pairs corrected with its drawing model's p(.|x), which the round keeps on disk;
- * the uncertain and anchor designs' own pairs count as known). No correction of the point estimate
- * beat the uncorrected one on both digits and the demo (issue #25); averaging fits did.
+ * the uncertain and anchor designs' own pairs count as known). No direct correction of the point
+ * estimate beat the uncorrected one on both digits and the demo (issue #25); averaging fits did, and
+ * reading from the pair counts how far to move the mean toward the fits' consensus gained on digits.
  */
 export const pairwiseRound: RoundMode = {
   async load({ project, round, frozen, plan, input }: RoundLoad): Promise<RoundSteps> {
