@@ -27,7 +27,8 @@
  * `guarded` is that replay itself, and the row reads the same as the recorded guard. Runs made with
  * `--compare soft,ppi-jackknife` also replay fixed-weight averages of the soft and jackknifed ppi NMI wherever the guard
  * reads the surrogate neither weak nor diffuse (issue #23's lead: they bracket the truth on the weak set), and their mean only
- * where the choosing guard left the soft table (`guarded-pick`; runs since its adoption as the mean must compare it).
+ * where the choosing guard left the soft table (`guarded-pick`; runs since its adoption as the mean must compare it), or
+ * there and where the surrogate's recent out-of-sample accuracy is below 0.7, 0.8 or 0.9.
  *
  *   node --import tsx bench/guard-replay.ts [--bundles DIR,DIR] RUN.json [RUN.json ...]   (Random's runs among them)
  */
@@ -171,9 +172,10 @@ const shrinkTowardsPpi =
   };
 
 /** which rounds softPpiAverage averages: wherever the surrogate reads neither weak nor diffuse, wherever not diffuse (the weak
- * rounds too), or only where the choosing guard (`guarded-pick`, recorded as `guarded` by runs before its adoption as the
- * mean) left the soft table for the jackknifed ppi one though not weak (its overconfident and plentiful branches) */
-type AveragedRounds = "not-weak" | "everywhere" | "where-pick-left-soft";
+ * rounds too), or (`accuracyBelow` a) where the choosing guard (`guarded-pick`, recorded as `guarded` by runs before its
+ * adoption as the mean) left the soft table for the jackknifed ppi one though not weak (its overconfident and plentiful
+ * branches), and in its soft rounds where the surrogate's recent out-of-sample accuracy is below a (0: none of them) */
+type AveragedRounds = "not-weak" | "everywhere" | { readonly accuracyBelow: number };
 
 /** the recorded guard where the surrogate reads weak or diffuse (its jackknifed ppi or ppi-hard table), elsewhere the soft and
  * jackknifed ppi NMI averaged with the soft one weighted `w` in the `rounds` named, the soft table in the others */
@@ -183,7 +185,8 @@ const softPpiAverage =
     const h = r.surrogateHealth;
     if (h?.diffuse || (h?.weak && rounds !== "everywhere")) return "guarded";
     const b = r.byEstimator!;
-    if (rounds === "where-pick-left-soft" && (b["guarded-pick"] ?? b.guarded).estimate[c].nmi === b.soft.estimate[c].nmi) return "soft";
+    const pickKeptSoft = (b["guarded-pick"] ?? b.guarded).estimate[c].nmi === b.soft.estimate[c].nmi;
+    if (typeof rounds === "object" && pickKeptSoft && (h?.recentAccuracy ?? 1) >= rounds.accuracyBelow) return "soft";
     return w * b.soft.estimate[c].nmi + (1 - w) * b["ppi-jackknife"].estimate[c].nmi;
   };
 
@@ -314,7 +317,8 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
     replayed.push(
       ...[0.25, 0.5, 0.75].map((w): [string, Pick] => [`the recorded guard where weak or diffuse, else soft ${w} : ppi-jackknife ${1 - w}`, softPpiAverage(w)]),
       ["soft 0.5 : ppi-jackknife 0.5 wherever not diffuse (weak rounds too)", softPpiAverage(0.5, "everywhere")],
-      ["the recorded guard, soft 0.5 : ppi-jackknife 0.5 only where guarded-pick left the soft table for ppi (not weak)", softPpiAverage(0.5, "where-pick-left-soft")],
+      ["the recorded guard, soft 0.5 : ppi-jackknife 0.5 only where guarded-pick left the soft table for ppi (not weak)", softPpiAverage(0.5, { accuracyBelow: 0 })],
+      ...[0.7, 0.8, 0.9].map((a): [string, Pick] => [`... and where it kept soft but the recent accuracy is below ${a}`, softPpiAverage(0.5, { accuracyBelow: a })]),
     );
   if (replayable && group.every((r) => residualReadings.has(r)))
     replayed.push(
