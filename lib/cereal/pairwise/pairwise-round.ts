@@ -190,7 +190,8 @@ export async function fitPairwiseRound(state: PairwiseState, surrogate: Pairwise
     memberEstimates.push(estimateMetrics(estimatorInput(state, member.proba, k, options), problem.clusterings, argmaxEstimator));
     addAligned(consensus!, first.proba, member.proba, k);
   }
-  const consensusEstimate = consensus && estimateMetrics(estimatorInput(state, consensus.map((v) => v / members), k, options), problem.clusterings, argmaxEstimator);
+  if (consensus) for (let j = 0; j < consensus.length; j++) consensus[j] /= members;
+  const consensusEstimate = consensus && estimateMetrics(estimatorInput(state, consensus, k, options), problem.clusterings, argmaxEstimator);
   return { fit, proba: first.proba, numOutputs: k, memberEstimates, consensusEstimate, pairAccuracy: newestStageAccuracy(state, k), heldOut: first.heldOut };
 }
 
