@@ -43,6 +43,10 @@
  *                     interval the app gives them (the first fit's g around them); blend-5-tuned is the app's round
  *   blend-E-tuned-informed   blend-E-tuned only once the drawing models are informative (drawingModelsInformative,
  *                     the NMI intervals' rule; round 0 never), else ensemble-E
+ *   the app's 5 fits  with another --surrogate whose member 0 is mcl's (mcl-bag, -bayes, -bayes4) and mcl's five
+ *                     fits of the seed cached: the app's estimate from them (blend-5-tuned of mcl)
+ *   mix-E toward the app's consensus   the mean of the app's five fits' and this surrogate's members 1..E-1's
+ *                     estimates, moved toward the app's fits' consensus as the app moves its mean
  * --paired A,B prints variant A's AEC minus B's per metric over the same runs (mean +- standard error).
  * Then per stage the drawing models' fit to the answers: corr(f, g) of member 0 and of the ensemble.
  */
@@ -246,6 +250,9 @@ for (let seed = from; seed <= to; seed++) {
   const models = Array.from({ length: c.rounds }, () => [] as Float32Array[]);
   for (let m = 0; m < members; m++) roundModels(memberFile(seed, m), c.rounds).forEach((p, r) => models[r].push(p));
   const versusModels = versus === null ? null : roundModels(memberFile(seed, 0, cacheOf(versus)), c.rounds);
+  // another surrogate's run beside the app's fits of the same seed (mcl's cache, all PAIRWISE_MEMBERS of them): the mix variants
+  const appFiles = Array.from({ length: PAIRWISE_MEMBERS }, (_, m) => memberFile(seed, m, cacheOf("mcl")));
+  const appFits = surrogateName !== "mcl" && members > 1 && appFiles.every((f) => existsSync(f)) ? appFiles.map((f) => roundModels(f, c.rounds)) : null;
   const tableEstimate = (proba: Float32Array, estimator: Estimator) =>
     estimateMetrics(pairwiseEstimatorInput(proba, k, n, "all", new Int32Array(0)), problem.clusterings, estimator)[clustering];
   const curves = new Map<string, { nLabels: number; point: Point }[]>();
@@ -293,6 +300,14 @@ for (let seed = from; seed <= to; seed++) {
       add(`blend-${members}`, nLabels, { estimate: blendWith(corrected(single, base, "full").estimate.fmi) });
       add(`blend-${members}-tuned${members === PAIRWISE_MEMBERS ? " (the app)" : ""}`, nLabels, withAppInterval(blendWith(corrected(single, base, "tuned").estimate.fmi)));
       add(`blend-${members}-tuned-informed`, nLabels, { estimate: drawingModelsInformative(firstFitStages) === true ? blendWith(corrected(single, base, "tuned").estimate.fmi) : base });
+      if (appFits) {
+        const app = appFits.map((fit) => fit[r]);
+        const appArgmaxes = app.map((p) => tableEstimate(p, argmaxEstimator));
+        const appConsensus = tableEstimate(alignedMean(app), argmaxEstimator);
+        const toward = (mean: MetricValues) => withAppInterval(movedToward(mean, appConsensus, corrected(single, mean, "tuned").estimate.fmi));
+        add(`the app's ${PAIRWISE_MEMBERS} fits`, nLabels, toward(meanMetrics(appArgmaxes)));
+        add(`mix-${members} toward the app's consensus`, nLabels, toward(meanMetrics([...appArgmaxes, ...argmaxes.slice(1)])));
+      }
       add(`blend-${members}-tuned-eg`, nLabels, withAppInterval(blendWith(corrected(counts, base, "tuned").estimate.fmi)));
       add(`ensemble-${members}, first fit's g`, nLabels, withAppInterval(base));
       add(`ensemble-${members}-ppi`, nLabels, corrected(counts, base, "full"));
