@@ -10,12 +10,15 @@
  *   nice -n 19 node --import tsx bench/pair-ppi.ts --bundle data/digits [--clustering kmeans_k10]
  *        [--seeds 0-99] [--batch 200] [--budget 1000] [--members 1] [--cache /tmp/pair-ppi] [--no-run]
  *        [--paired VARIANT,VARIANT] [--surrogate mcl|mcl-paper|mcl-consistency|mcl-bag|mcl-s300|mcl-bayes|mcl-bayes4] [--versus mcl-paper]
+ *        [--outputs K]
  *
  * --surrogate picks the pairwise surrogate's training (SURROGATES; the default, mcl, is the app's);
  * another one caches under its own folder. Fits are the app's round's: member m of a seed is the
  * app's fit m (fitPairwiseRound's seeds), so with `--members 5` the `blend-5-tuned (the app)` variant
  * is exactly the app's estimate (PAIRWISE_MEMBERS fits), `ensemble-5` the app's before the consensus
  * (issue #25) and `argmax` its first fit alone.
+ * --outputs K sets the surrogate's number of cluster ids K' (default: the app's, defaultNumOutputs: twice the bundle's
+ * classes); another K' caches under its own folder (`-kK`); --versus reads the versus surrogate's runs at the default K'.
  * --no-run reports the seeds already cached (with all members). Runs are made member by member
  * (every seed's member 0, then every seed's member 1, ...), so a stopped bench leaves whole members.
  * Prints per variant and metric: AEC per 1,000 answers (mean +- standard error over runs), the
@@ -41,6 +44,7 @@
  *                     FMI_ens) in [0, 1], FMI_ppi the pair counts' (first fit's g) around the ensemble
  *   blend-E-tuned / -tuned-eg   the same with the tuned correction's FMI (first fit's g / the fits' mean g), with the
  *                     interval the app gives them (the first fit's g around them); blend-5-tuned is the app's round
+ *   blend-E-tuned last-2 / last-2 at 2:1  blend-E-tuned averaged with its value at the round before (weights 1:1 / 2:1)
  *   blend-E-tuned-informed   blend-E-tuned only once the drawing models are informative (drawingModelsInformative,
  *                     the NMI intervals' rule; round 0 never), else ensemble-E
  *   the app's 5 fits  with another --surrogate whose member 0 is mcl's (mcl-bag, -bayes, -bayes4) and mcl's five
@@ -119,8 +123,13 @@ const surrogateName = arg("surrogate", "mcl");
 const surrogateConfig = SURROGATES[surrogateName]?.config;
 const holdOut = SURROGATES[surrogateName]?.holdOut;
 if (!surrogateConfig) throw new Error(`--surrogate: one of ${Object.keys(SURROGATES).join(", ")}`);
-const cacheOf = (name: string) =>
-  join(arg("cache", "/tmp/pair-ppi"), `${bundleDir.split("/").filter(Boolean).pop()}-${clustering}-${batch}-${budget}${name === "mcl" ? "" : `-${name}`}`);
+const outputsArg = process.argv.includes("--outputs") ? Number(arg("outputs", "")) : null;
+if (outputsArg !== null && !(Number.isInteger(outputsArg) && outputsArg >= 2)) throw new Error("--outputs: an integer K' >= 2");
+const cacheOf = (name: string, outputs = outputsArg) =>
+  join(
+    arg("cache", "/tmp/pair-ppi"),
+    `${bundleDir.split("/").filter(Boolean).pop()}-${clustering}-${batch}-${budget}${name === "mcl" ? "" : `-${name}`}${outputs === null ? "" : `-k${outputs}`}`,
+  );
 const cache = cacheOf(surrogateName);
 /** --versus NAME: the ratios are to the argmax estimate of surrogate NAME's cached runs (same seeds, same pairs) */
 const versus = process.argv.includes("--versus") ? arg("versus", "mcl") : null;
@@ -133,13 +142,14 @@ if (!bundle.labels) throw new Error(`${bundleDir} has no labels.npy`);
 const labels = bundle.labels;
 const problem = { embeddings: { data: bundle.embeddings, n: bundle.n, d: bundle.d }, numClasses: bundle.numClasses, clusterings: bundle.clusterings };
 const n = bundle.n;
-const k = defaultNumOutputs(bundle.numClasses);
+const defaultK = defaultNumOutputs(bundle.numClasses);
+const k = outputsArg ?? defaultK;
 const memberFile = (seed: number, m: number, dir = cache) => join(dir, m === 0 ? `${seed}.bin` : `${seed}.m${m}.bin`);
 /** the p(.|x) of every round of one cached fit, [rounds][n x k] */
-function roundModels(file: string, rounds: number): Float32Array[] {
+function roundModels(file: string, rounds: number, outputs = k): Float32Array[] {
   const raw = readFileSync(file);
   const all = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
-  return Array.from({ length: rounds }, (_, r) => all.subarray(r * n * k, (r + 1) * n * k));
+  return Array.from({ length: rounds }, (_, r) => all.subarray(r * n * outputs, (r + 1) * n * outputs));
 }
 
 async function run(seed: number): Promise<void> {
@@ -231,6 +241,8 @@ if (!process.argv.includes("--no-run"))
 
 const METRICS: MetricKey[] = ["nmi", "ami", "ari", "fmi"];
 const truth = metricsFromTable(contingency(labels, bundle.clusterings[0].assignments));
+/** (1 - w) a + w b, every metric */
+const meanOf = (a: MetricValues, b: MetricValues, w: number) => Object.fromEntries(METRIC_KEYS.map((m) => [m, (1 - w) * a[m] + w * b[m]])) as MetricValues;
 const meanMetrics = (values: readonly MetricValues[]) => Object.fromEntries(METRIC_KEYS.map((m) => [m, mean(values.map((v) => v[m]))])) as MetricValues;
 
 interface Point {
@@ -244,30 +256,32 @@ const stageFit: { single: number[]; ensemble: number[] }[] = [];
 
 for (let seed = from; seed <= to; seed++) {
   if (!existsSync(join(cache, `${seed}.json`)) || !Array.from({ length: members }, (_, m) => existsSync(memberFile(seed, m))).every(Boolean)) continue;
-  if (versus !== null && !existsSync(memberFile(seed, 0, cacheOf(versus)))) continue;
+  if (versus !== null && !existsSync(memberFile(seed, 0, cacheOf(versus, null)))) continue;
   const c = JSON.parse(readFileSync(join(cache, `${seed}.json`), "utf8")) as CachedRun;
   /** models[r][m]: member m's p(.|x) at round r */
   const models = Array.from({ length: c.rounds }, () => [] as Float32Array[]);
   for (let m = 0; m < members; m++) roundModels(memberFile(seed, m), c.rounds).forEach((p, r) => models[r].push(p));
-  const versusModels = versus === null ? null : roundModels(memberFile(seed, 0, cacheOf(versus)), c.rounds);
+  const versusModels = versus === null ? null : roundModels(memberFile(seed, 0, cacheOf(versus, null)), c.rounds, defaultK);
   // another surrogate's run beside the app's fits of the same seed (mcl's cache, all PAIRWISE_MEMBERS of them): the mix variants
   const appFiles = Array.from({ length: PAIRWISE_MEMBERS }, (_, m) => memberFile(seed, m, cacheOf("mcl")));
   const appFits = surrogateName !== "mcl" && members > 1 && appFiles.every((f) => existsSync(f)) ? appFiles.map((f) => roundModels(f, c.rounds)) : null;
-  const tableEstimate = (proba: Float32Array, estimator: Estimator) =>
-    estimateMetrics(pairwiseEstimatorInput(proba, k, n, "all", new Int32Array(0)), problem.clusterings, estimator)[clustering];
+  const tableEstimate = (proba: Float32Array, estimator: Estimator, outputs = k) =>
+    estimateMetrics(pairwiseEstimatorInput(proba, outputs, n, "all", new Int32Array(0)), problem.clusterings, estimator)[clustering];
   const curves = new Map<string, { nLabels: number; point: Point }[]>();
   const add = (name: string, nLabels: number, point: Point) => {
     if (!curves.has(name)) curves.set(name, []);
     curves.get(name)!.push({ nLabels, point });
   };
   let previous: MetricValues | null = null;
+  /** the app's estimate of the round before (blend-E-tuned) */
+  let previousApp: MetricValues | null = null;
   for (let r = 0; r < c.rounds; r++) {
     const { pairs, draws } = pairsUpTo(c, r);
     const nLabels = pairs.a.length;
     const argmaxes = models[r].map((p) => tableEstimate(p, argmaxEstimator));
     const argmax = argmaxes[0];
     add("argmax", nLabels, { estimate: argmax });
-    const versusArgmax = versusModels && tableEstimate(versusModels[r], argmaxEstimator);
+    const versusArgmax = versusModels && tableEstimate(versusModels[r], argmaxEstimator, defaultK);
     if (versusArgmax) add(baselineName, nLabels, { estimate: versusArgmax });
     add("soft", nLabels, { estimate: tableEstimate(models[r][0], softEstimator) });
     add("last-2", nLabels, { estimate: previous ? meanMetrics([argmax, previous]) : argmax });
@@ -298,8 +312,12 @@ for (let seed = from; seed <= to; seed++) {
         return { estimate, interval: pairCountIntervals(pointReport, { [clustering]: estimate }, problem.clusterings, firstFitStages).interval[clustering] };
       };
       add(`blend-${members}`, nLabels, { estimate: blendWith(corrected(single, base, "full").estimate.fmi) });
-      add(`blend-${members}-tuned${members === PAIRWISE_MEMBERS ? " (the app)" : ""}`, nLabels, withAppInterval(blendWith(corrected(single, base, "tuned").estimate.fmi)));
-      add(`blend-${members}-tuned-informed`, nLabels, { estimate: drawingModelsInformative(firstFitStages) === true ? blendWith(corrected(single, base, "tuned").estimate.fmi) : base });
+      const appEstimate = blendWith(corrected(single, base, "tuned").estimate.fmi);
+      add(`blend-${members}-tuned${members === PAIRWISE_MEMBERS ? " (the app)" : ""}`, nLabels, withAppInterval(appEstimate));
+      for (const [label, w] of [["last-2", 0.5], ["last-2 at 2:1", 1 / 3]] as const)
+        add(`blend-${members}-tuned ${label}`, nLabels, withAppInterval(previousApp ? meanOf(appEstimate, previousApp, w) : appEstimate));
+      previousApp = appEstimate;
+      add(`blend-${members}-tuned-informed`, nLabels, { estimate: drawingModelsInformative(firstFitStages) === true ? appEstimate : base });
       if (appFits) {
         const app = appFits.map((fit) => fit[r]);
         const appArgmaxes = app.map((p) => tableEstimate(p, argmaxEstimator));
