@@ -31,19 +31,41 @@ export function startProcess(entry: ProcfileEntry, env: NodeJS.ProcessEnv, onOut
   return child;
 }
 
-/** SIGTERM to the entry's process group (the drain), SIGKILL after forceMs; resolves once its shell exited. */
-export async function stopProcess(child: ChildProcess, forceMs = 30_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+/** true while any process of the group `pgid` is alive (signal 0 delivers nothing, it only checks) */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * SIGTERM to the entry's process group (the drain), SIGKILL after forceMs; resolves once no process of the
+ * group is left, not when its shell exits: the shell dies of the SIGTERM at once while the app it started may
+ * still be draining, and a caller that then removes the app's data folder (bin/e2e.ts) would pull it from under
+ * a live process (which then spun on the missing database, orphaned, after the e2e run ended).
+ */
+export async function stopProcess(child: ChildProcess, forceMs = 30_000, pollMs = 100): Promise<void> {
+  const pgid = child.pid;
+  if (pgid === undefined || !groupAlive(pgid)) return;
   const signal = (name: NodeJS.Signals) => {
     try {
-      process.kill(-child.pid!, name);
+      process.kill(-pgid, name);
     } catch {
       // the group is gone
     }
   };
   signal("SIGTERM");
-  const force = setTimeout(() => signal("SIGKILL"), forceMs);
-  await exited;
-  clearTimeout(force);
+  const forceAt = Date.now() + forceMs;
+  let killed = false;
+  // after SIGKILL, a bounded wait: a process that died but was not yet reaped still answers signal 0
+  while (groupAlive(pgid) && !(killed && Date.now() > forceAt + 5_000)) {
+    if (!killed && Date.now() >= forceAt) {
+      signal("SIGKILL");
+      killed = true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
 }
