@@ -2,17 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startProcess, stopProcess } from "./procfile";
-
-/** true while any process of the group is alive */
-const alive = (pgid: number) => {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { groupAlive as alive, startProcess, stopProcess } from "./procfile";
 
 const started: number[] = [];
 afterEach(() => {

@@ -32,7 +32,7 @@ export function startProcess(entry: ProcfileEntry, env: NodeJS.ProcessEnv, onOut
 }
 
 /** true while any process of the group `pgid` is alive (signal 0 delivers nothing, it only checks) */
-function groupAlive(pgid: number): boolean {
+export function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
     return true;
