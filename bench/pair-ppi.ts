@@ -10,7 +10,7 @@
  *   nice -n 19 node --import tsx bench/pair-ppi.ts --bundle data/digits [--clustering kmeans_k10]
  *        [--seeds 0-99] [--batch 200] [--budget 1000] [--members 1] [--cache /tmp/pair-ppi] [--no-run]
  *        [--paired VARIANT,VARIANT] [--surrogate mcl|mcl-paper|mcl-consistency|mcl-bag|mcl-s300|mcl-bayes|mcl-bayes4] [--versus mcl-paper]
- *        [--outputs K]
+ *        [--outputs K] [--by-stage VARIANT,VARIANT] [--dump FILE]
  *
  * --surrogate picks the pairwise surrogate's training (SURROGATES; the default, mcl, is the app's);
  * another one caches under its own folder. Fits are the app's round's: member m of a seed is the
@@ -52,6 +52,10 @@
  *   mix-E toward the app's consensus   the mean of the app's five fits' and this surrogate's members 1..E-1's
  *                     estimates, moved toward the app's fits' consensus as the app moves its mean
  * --paired A,B prints variant A's AEC minus B's per metric over the same runs (mean +- standard error).
+ * --by-stage A,B,... prints each variant's NMI error by stage: its mean over the runs (the bias), s.d. and root mean square.
+ * --dump FILE (with --members >= 2) writes one JSON row per run and round: the seed, round, answers and "same" answers so far,
+ * the true metrics, every fit's argmax estimate, the consensus's, the app's, the --versus base's, and the pair counts' FMI
+ * (tuned and full, around the fits' mean), for replaying rules on the cached runs without refitting.
  * Then per stage the drawing models' fit to the answers: corr(f, g) of member 0 and of the ensemble.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -70,7 +74,7 @@ import { loadBundle } from "@/lib/data/bundle";
 import { contingency, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
 import type { Interval, IntervalReport } from "@/lib/cereal/method/intervals";
 import type { PairwiseSurrogateConfig } from "@/models/mcl-surrogate";
-import { mean, se } from "./sample-stats";
+import { mean, sd, se } from "./sample-stats";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -241,8 +245,6 @@ if (!process.argv.includes("--no-run"))
 
 const METRICS: MetricKey[] = ["nmi", "ami", "ari", "fmi"];
 const truth = metricsFromTable(contingency(labels, bundle.clusterings[0].assignments));
-/** (1 - w) a + w b, every metric */
-const meanOf = (a: MetricValues, b: MetricValues, w: number) => Object.fromEntries(METRIC_KEYS.map((m) => [m, (1 - w) * a[m] + w * b[m]])) as MetricValues;
 const meanMetrics = (values: readonly MetricValues[]) => Object.fromEntries(METRIC_KEYS.map((m) => [m, mean(values.map((v) => v[m]))])) as MetricValues;
 
 interface Point {
@@ -250,9 +252,11 @@ interface Point {
   readonly interval?: Record<MetricKey, Interval>;
 }
 /** per variant, per run: AEC by metric, rounds whose interval held the truth, last round held */
-const results = new Map<string, { aec: Record<MetricKey, number>; covered: Record<MetricKey, number> | null; last: Record<MetricKey, boolean>; rounds: number }[]>();
+const results = new Map<string, { aec: Record<MetricKey, number>; covered: Record<MetricKey, number> | null; last: Record<MetricKey, boolean>; rounds: number; answers: number[]; nmiError: number[] }[]>();
 /** per stage s >= 1: corr(f, g) of member 0 and of the ensemble, one entry per run */
 const stageFit: { single: number[]; ensemble: number[] }[] = [];
+/** --dump FILE: every run's rounds with --members >= 2, for replaying rules offline (the fields of `dump.push` below) */
+const dump: unknown[] | null = process.argv.includes("--dump") ? [] : null;
 
 for (let seed = from; seed <= to; seed++) {
   if (!existsSync(join(cache, `${seed}.json`)) || !Array.from({ length: members }, (_, m) => existsSync(memberFile(seed, m))).every(Boolean)) continue;
@@ -311,12 +315,15 @@ for (let seed = from; seed <= to; seed++) {
         const pointReport: IntervalReport = { interval: { [clustering]: points }, pBest: {} as IntervalReport["pBest"], draws: 0, level: 0.9 };
         return { estimate, interval: pairCountIntervals(pointReport, { [clustering]: estimate }, problem.clusterings, firstFitStages).interval[clustering] };
       };
-      add(`blend-${members}`, nLabels, { estimate: blendWith(corrected(single, base, "full").estimate.fmi) });
-      const appEstimate = blendWith(corrected(single, base, "tuned").estimate.fmi);
+      const fullFmi = corrected(single, base, "full").estimate.fmi;
+      const tunedFmi = corrected(single, base, "tuned").estimate.fmi;
+      add(`blend-${members}`, nLabels, { estimate: blendWith(fullFmi) });
+      const appEstimate = blendWith(tunedFmi);
       add(`blend-${members}-tuned${members === PAIRWISE_MEMBERS ? " (the app)" : ""}`, nLabels, withAppInterval(appEstimate));
-      for (const [label, w] of [["last-2", 0.5], ["last-2 at 2:1", 1 / 3]] as const)
-        add(`blend-${members}-tuned ${label}`, nLabels, withAppInterval(previousApp ? meanOf(appEstimate, previousApp, w) : appEstimate));
+      for (const [label, copies] of [["last-2", 1], ["last-2 at 2:1", 2]] as const)
+        add(`blend-${members}-tuned ${label}`, nLabels, withAppInterval(previousApp ? meanMetrics([...Array<MetricValues>(copies).fill(appEstimate), previousApp]) : appEstimate));
       previousApp = appEstimate;
+      dump?.push({ seed, round: r, answers: nLabels, same: pairs.same.reduce((x, y) => x + y, 0), truth, fits: argmaxes, consensus, app: appEstimate, versus: versusArgmax, fmiTuned: tunedFmi, fmiFull: fullFmi });
       add(`blend-${members}-tuned-informed`, nLabels, { estimate: drawingModelsInformative(firstFitStages) === true ? appEstimate : base });
       if (appFits) {
         const app = appFits.map((fit) => fit[r]);
@@ -344,7 +351,7 @@ for (let seed = from; seed <= to; seed++) {
       }
     const aecs = Object.fromEntries(METRICS.map((m) => [m, aec(curve.map((p) => ({ nLabels: p.nLabels, absErr: Math.abs(p.point.estimate[m] - truth[m]) })), 1000)])) as Record<MetricKey, number>;
     if (!results.has(name)) results.set(name, []);
-    results.get(name)!.push({ aec: aecs, covered: curve[0].point.interval ? covered : null, last, rounds: curve.length });
+    results.get(name)!.push({ aec: aecs, covered: curve[0].point.interval ? covered : null, last, rounds: curve.length, answers: curve.map((p) => p.nLabels), nmiError: curve.map((p) => p.point.estimate.nmi - truth.nmi) });
   }
   for (let s = 1; s < c.rounds; s++) {
     const rows = c.round.flatMap((x, i) => (x === s ? [i] : []));
@@ -390,6 +397,20 @@ if (process.argv.includes("--paired")) {
   const second = results.get(b);
   if (!first || !second) throw new Error(`--paired: two of ${[...results.keys()].join("; ")}`);
   for (const m of METRICS) console.log(`${m}: ${a} minus ${b}, AEC per 1,000: ${cell(first.map((r, i) => r.aec[m] - second[i].aec[m]))} (${first.filter((r, i) => r.aec[m] < second[i].aec[m]).length}/${first.length} runs lower)`);
+}
+if (dump) writeFileSync(arg("dump", ""), JSON.stringify(dump));
+// --by-stage A,B,...: each variant's NMI error (estimate minus truth) by stage over the runs: its mean (the bias), s.d. and root mean square
+if (process.argv.includes("--by-stage")) {
+  console.log("| variant | answers | NMI bias | s.d. | RMS |");
+  console.log("|---|---|---|---|---|");
+  for (const name of arg("by-stage", "").split(",")) {
+    const runs = results.get(name);
+    if (!runs) throw new Error(`--by-stage: variants among ${[...results.keys()].join("; ")}`);
+    for (let r = 0; r < runs[0].rounds; r++) {
+      const errors = runs.map((run) => run.nmiError[r]);
+      console.log(`| ${name} | ${runs[0].answers[r]} | ${mean(errors).toFixed(4)} | ${sd(errors).toFixed(4)} | ${Math.sqrt(mean(errors.map((e) => e * e))).toFixed(4)} |`);
+    }
+  }
 }
 console.log("| stage (drawn by the models of round) | corr(f, g), member 0 | corr(f, g), ensemble |");
 console.log("|---|---|---|");
