@@ -9,7 +9,7 @@
  *
  *   nice -n 19 node --import tsx bench/pair-ppi.ts --bundle data/digits [--clustering kmeans_k10]
  *        [--seeds 0-99] [--batch 200] [--budget 1000] [--members 1] [--cache /tmp/pair-ppi] [--no-run]
- *        [--paired VARIANT,VARIANT] [--surrogate mcl|mcl-paper|mcl-consistency|mcl-bag|mcl-s300|mcl-bayes|mcl-bayes4] [--versus mcl-paper]
+ *        [--paired VARIANT,VARIANT] [--surrogate mcl|mcl-paper|mcl-consistency|mcl-bag|mcl-s300|mcl-s1600|mcl-constant|mcl-h10|mcl-bayes|mcl-bayes4] [--versus mcl-paper]
  *        [--outputs K] [--by-stage VARIANT,VARIANT] [--dump FILE]
  *
  * --surrogate picks the pairwise surrogate's training (SURROGATES; the default, mcl, is the app's);
@@ -105,7 +105,9 @@ const members = Number(arg("members", "1"));
  * fit (PairwiseRoundOptions.holdOut). `mcl` is the app's; `mcl-paper` is the app's before the
  * cosine step size and training on every answer (issue #25: the paper's constant 0.01, 10% held
  * out), the base of the issue's ratios; `mcl-consistency` adds FixMatch's consistency term;
- * `mcl-s300` stops at 300 steps (half the app's); `mcl-bag` fits members m >= 1 on a bootstrap
+ * `mcl-s300` stops at 300 steps (half the app's), `mcl-s1600` at 1,600 (so 50 epochs up to 1,000 pairs,
+ * where the app's 600 steps give 19); `mcl-constant` is the app's with the paper's constant step size, `mcl-h10` the
+ * app's with 10% held out (the two halves of the change from `mcl-paper` to `mcl`); `mcl-bag` fits members m >= 1 on a bootstrap
  * resample of the round's pairs (`bag`; member 0, the drawing model, on all of them, as the app's,
  * so a copy of mcl's member-0 files saves its runs); `mcl-bayes` and `mcl-bayes4` fit them on every pair with a random
  * weight (the Bayesian bootstrap: Gamma(alpha) weights of mean 1, alpha 1 and 4; a weight's variance is 1 / alpha, the
@@ -120,6 +122,9 @@ const SURROGATES: Record<string, { readonly config: PairwiseSurrogateConfig; rea
   "mcl-consistency": { config: { model: "mlp", mcl: { consistency: {} } }, holdOut: 0 },
   "mcl-bag": { config: { model: "mlp" }, holdOut: 0, bag: true },
   "mcl-s300": { config: { model: "mlp", mcl: { maxSteps: 300 } }, holdOut: 0 },
+  "mcl-s1600": { config: { model: "mlp", mcl: { maxSteps: 1600 } }, holdOut: 0 },
+  "mcl-constant": { config: { model: "mlp", mcl: { schedule: "constant" } }, holdOut: 0 },
+  "mcl-h10": { config: { model: "mlp" }, holdOut: 0.1 },
   "mcl-bayes": { config: { model: "mlp", mcl: { epochs: 50 / WEIGHT_COPIES } }, holdOut: 0, weightShape: 1 },
   "mcl-bayes4": { config: { model: "mlp", mcl: { epochs: 50 / WEIGHT_COPIES } }, holdOut: 0, weightShape: 4 },
 };
