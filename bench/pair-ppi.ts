@@ -262,6 +262,7 @@ const results = new Map<string, { aec: Record<MetricKey, number>; covered: Recor
 const stageFit: { single: number[]; ensemble: number[] }[] = [];
 /** --dump FILE: every run's rounds with --members >= 2, for replaying rules offline (the fields of `dump.push` below) */
 const dump: unknown[] | null = process.argv.includes("--dump") ? [] : null;
+if (dump && members < 2) throw new Error("--dump: give --members 2 or more (its rows hold every fit's estimate and their consensus)");
 
 for (let seed = from; seed <= to; seed++) {
   if (!existsSync(join(cache, `${seed}.json`)) || !Array.from({ length: members }, (_, m) => existsSync(memberFile(seed, m))).every(Boolean)) continue;
