@@ -22,8 +22,13 @@ function startNode(script: string) {
   return { child, lines };
 }
 
+/** polls `done` every 25 ms, at most 5 s */
+async function until(done: () => boolean) {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 25));
+}
+
 async function untilLine(lines: string[], text: string) {
-  for (let i = 0; i < 200 && !lines.some((l) => l.includes(text)); i++) await new Promise((r) => setTimeout(r, 25));
+  await until(() => lines.some((l) => l.includes(text)));
   expect(lines.some((l) => l.includes(text))).toBe(true);
 }
 
@@ -48,7 +53,7 @@ describe("stopProcess", () => {
   it("resolves for a group that already exited", async () => {
     const { child, lines } = startNode("console.log('done')");
     await untilLine(lines, "done");
-    for (let i = 0; i < 200 && alive(child.pid!); i++) await new Promise((r) => setTimeout(r, 25));
+    await until(() => !alive(child.pid!));
     await stopProcess(child, 10_000, 20);
     expect(alive(child.pid!)).toBe(false);
   });
