@@ -121,6 +121,71 @@ describe("prediction-powered pair counts", () => {
   });
 });
 
+describe("prediction-powered pair counts of a stratified stage", () => {
+  /**
+   * The seed stage, then a stage of 20 uniform pairs and 20 more within the clusters: given the u
+   * uniform pairs that fell within, its within pairs are a uniform sample of the within pairs not
+   * taken before it (q = (u + 20) / their count) and its other pairs one of the pairs across.
+   */
+  function stratifiedRun(random: Random, proba: Float32Array): PairStage[] {
+    const [seed] = stages(random, 40, null);
+    const taken = new Set(Array.from(seed.a.keys(), (t) => pairKey(seed.a[t], seed.b[t])));
+    const together = (i: number, j: number) => clusters[i] === clusters[j];
+    const withinLeft = trueCounts().b - Array.from(seed.a.keys()).filter((t) => together(seed.a[t], seed.b[t])).length;
+    const pairsLeft = total - taken.size;
+    const uniform = drawUniformPairs(n, 20, random, taken).map((d) => [d.row, d.rowB]);
+    for (const [i, j] of uniform) taken.add(pairKey(i, j));
+    const within: number[][] = [];
+    while (within.length < 20) {
+      const [i, j] = [random.int(n), random.int(n)];
+      if (i === j || !together(i, j) || taken.has(pairKey(i, j))) continue;
+      taken.add(pairKey(i, j));
+      within.push([Math.min(i, j), Math.max(i, j)]);
+    }
+    const pairs = [...uniform, ...within];
+    const stratum = Uint8Array.from(pairs, ([i, j]) => (together(i, j) ? 1 : 0));
+    const u = stratum.reduce((x, y) => x + y, 0) - 20;
+    const second: PairStage = {
+      uniform: true,
+      a: Int32Array.from(pairs, (p) => p[0]),
+      b: Int32Array.from(pairs, (p) => p[1]),
+      same: Uint8Array.from(pairs, ([i, j]) => (truth[i] === truth[j] ? 1 : 0)),
+      q: Float64Array.from(stratum, (h) => (h ? (u + 20) / withinLeft : (20 - u) / (pairsLeft - withinLeft))),
+      models: [proba],
+      k,
+      stratum,
+    };
+    return [seed, second];
+  }
+
+  it("are unbiased, and state the variance of a and s summed over the strata", () => {
+    const t = trueCounts();
+    const random = new Random(9);
+    const reps = 600;
+    const drawn = { a: [] as number[], s: [] as number[] };
+    const stated = { a: 0, s: 0, pooledA: 0 };
+    for (let r = 0; r < reps; r++) {
+      const run = stratifiedRun(random, predictions(0.6));
+      const counts = pairCounts(clusters, run);
+      drawn.a.push(counts.a);
+      drawn.s.push(counts.s);
+      stated.a += counts.varA / reps;
+      stated.s += counts.varS / reps;
+      // the same stage read as one stratum: its variance counts the strata's different weights as spread, and overstates
+      stated.pooledA += pairCounts(clusters, [run[0], { ...run[1], stratum: undefined }]).varA / reps;
+    }
+    const mean = (x: number[]) => x.reduce((u, v) => u + v, 0) / x.length;
+    const spread = (x: number[]) => x.reduce((u, v) => u + (v - mean(x)) ** 2, 0) / (x.length - 1);
+    expect(Math.abs(mean(drawn.a) - t.a) / t.a).toBeLessThan(0.02);
+    expect(Math.abs(mean(drawn.s) - t.s) / t.s).toBeLessThan(0.02);
+    for (const key of ["a", "s"] as const) {
+      expect(stated[key] / spread(drawn[key])).toBeGreaterThan(0.75);
+      expect(stated[key] / spread(drawn[key])).toBeLessThan(1.25);
+    }
+    expect(stated.pooledA / spread(drawn.a)).toBeGreaterThan(1.1);
+  });
+});
+
 describe("prediction-powered pair counts of a mixed stage", () => {
   /**
    * The seed stage, then one stage of the uncertain design, half uniform: its own pairs are those

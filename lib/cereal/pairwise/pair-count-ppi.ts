@@ -46,6 +46,12 @@ export interface PairStage {
    */
   readonly models: readonly Float32Array[];
   readonly k: number;
+  /**
+   * each pair's stratum where the stage is a stratified draw (uniform within each stratum, each
+   * pair's q its stratum's): the sampling variance is summed over the strata; absent: one stratum
+   * (bench/pair-strata.ts draws a share of each stage within the clustering's clusters)
+   */
+  readonly stratum?: Uint8Array;
 }
 
 export interface PairCounts {
@@ -226,9 +232,9 @@ export function pairCounts(clusterIds: Int32Array, stages: readonly PairStage[])
         weight: m,
         s: knownS + lambdaS * poolS + residualS,
         a: knownA + lambdaA * poolA + residualA,
-        varS: sumVariance(rS, rS),
-        varA: sumVariance(rA, rA),
-        covAS: sumVariance(rA, rS),
+        varS: stratifiedVariance(rS, rS, stage.stratum),
+        varA: stratifiedVariance(rA, rA, stage.stratum),
+        covAS: stratifiedVariance(rA, rS, stage.stratum),
       });
     }
     for (let t = 0; t < stage.a.length; t++) {
@@ -247,6 +253,17 @@ export function pairCounts(clusterIds: Int32Array, stages: readonly PairStage[])
   const sClipped = Math.min(total, Math.max(1, s));
   const aClipped = Math.min(b, sClipped, Math.max(0, a));
   return { b, s: Math.max(sClipped, aClipped), a: aClipped, total, ...variances };
+}
+
+/** sumVariance within each stratum, summed: the variance of a stratified sample's sum (one stratum without `stratum`) */
+function stratifiedVariance(x: Float64Array, y: Float64Array, stratum: Uint8Array | undefined): number {
+  if (!stratum) return sumVariance(x, y);
+  let total = 0;
+  for (const h of new Set(stratum)) {
+    const rows = Int32Array.from(stratum.keys()).filter((t) => stratum[t] === h);
+    total += sumVariance(Float64Array.from(rows, (t) => x[t]), Float64Array.from(rows, (t) => y[t]));
+  }
+  return total;
 }
 
 /** m times the sample covariance of x and y: the variance (x = y) of a sum of m i.i.d. draws */
