@@ -74,7 +74,7 @@ import { loadBundle } from "@/lib/data/bundle";
 import { contingency, METRIC_KEYS, metricsFromTable, type MetricKey, type MetricValues } from "@/lib/metrics";
 import type { Interval, IntervalReport } from "@/lib/cereal/method/intervals";
 import type { PairwiseSurrogateConfig } from "@/models/mcl-surrogate";
-import { mean, sd, se } from "./sample-stats";
+import { mean, meanMetrics, sd, se } from "./sample-stats";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -250,7 +250,6 @@ if (!process.argv.includes("--no-run"))
 
 const METRICS: MetricKey[] = ["nmi", "ami", "ari", "fmi"];
 const truth = metricsFromTable(contingency(labels, bundle.clusterings[0].assignments));
-const meanMetrics = (values: readonly MetricValues[]) => Object.fromEntries(METRIC_KEYS.map((m) => [m, mean(values.map((v) => v[m]))])) as MetricValues;
 
 interface Point {
   readonly estimate: MetricValues;

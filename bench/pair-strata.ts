@@ -33,8 +33,8 @@ import { pairwiseEstimatorInput } from "@/lib/cereal/pairwise/pairwise-estimate"
 import { fitPairwiseRound, PAIRWISE_MEMBERS, type PairwiseState } from "@/lib/cereal/pairwise/pairwise-round";
 import { Random } from "@/lib/random/named-streams";
 import { loadBundle } from "@/lib/data/bundle";
-import { contingency, METRIC_KEYS, metricsFromTable, type MetricValues } from "@/lib/metrics";
-import { mean, sd, se } from "./sample-stats";
+import { contingency, metricsFromTable } from "@/lib/metrics";
+import { mean, meanMetrics, sd, se } from "./sample-stats";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -90,7 +90,7 @@ interface Stage extends Omit<PairStage, "models"> {
   readonly trains: Uint8Array;
 }
 
-/** stage `round` of `count` answers: the uniform share (the seed stage's with pair-ppi's stream, so share 0 is its run), then the within one */
+/** stage `round` of `count` answers: the uniform share (drawn from pair-ppi's streams, so share 0 draws its run's pairs), then the within one */
 function drawStage(count: number, round: number, seed: number, before: readonly Stage[]): Stage {
   const taken = new Set<string>();
   let withinTaken = 0;
@@ -121,7 +121,6 @@ function drawStage(count: number, round: number, seed: number, before: readonly 
 }
 
 const argmaxOf = (proba: Float32Array) => estimateMetrics(pairwiseEstimatorInput(proba, k, n, "all", new Int32Array(0)), problem.clusterings, argmaxEstimator)[clustering];
-const meanMetrics = (values: readonly MetricValues[]) => Object.fromEntries(METRIC_KEYS.map((m) => [m, mean(values.map((v) => v[m]))])) as MetricValues;
 
 const VARIANTS = ["ensemble", "consensus", "app", "tuned", "full"] as const;
 interface RoundRow {
