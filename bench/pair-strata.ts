@@ -66,13 +66,14 @@ const truth = metricsFromTable(contingency(labels, ids));
 const members = new Map<number, number[]>();
 ids.forEach((c, i) => (members.get(c) ?? members.set(c, []).get(c)!).push(i));
 const clusters = [...members.values()];
-const pairsWithin = clusters.reduce((t, m) => t + (m.length * (m.length - 1)) / 2, 0);
+/** the pairs within clusters 0..c, running total over the clusters (the last: every within pair) */
+const cumulative: number[] = [];
+for (const m of clusters) cumulative.push((cumulative.at(-1) ?? 0) + (m.length * (m.length - 1)) / 2);
+const pairsWithin = cumulative.at(-1) ?? 0;
 const together = (i: number, j: number) => ids[i] === ids[j];
 
 /** `count` new pairs within the clusters, uniformly over those not in `taken` (rejection sampling) */
 function drawWithin(count: number, random: Random, taken: Set<string>): [number, number][] {
-  const cumulative: number[] = [];
-  for (const m of clusters) cumulative.push((cumulative.at(-1) ?? 0) + (m.length * (m.length - 1)) / 2);
   const out: [number, number][] = [];
   while (out.length < count) {
     const x = random.next() * pairsWithin;
