@@ -2,7 +2,12 @@
  * Where an estimator's error lies, by round (issue #23): per bundle, estimator and number of labels, the
  * mean signed NMI error (estimate minus truth) over the runs and clusterings, its standard deviation, and
  * how many of the estimator's recorded 90% intervals held the truth, and their mean width. A bias that the intervals do not
- * carry shows as a mean error of the order of the interval's half-width with few intervals holding.
+ * carry shows as a mean error of the order of the interval's half-width with few intervals holding. Two more columns read
+ * whether the widths are honest: the RMS error over the standard error the mean width implies (half-width / 1.645;
+ * 1 is calibrated, above 1 the intervals are too narrow), and the cells split at the median width into a narrower and
+ * a wider half, each half's mean error and intervals holding: where a run's interval is narrow *because* its draws
+ * missed the errors that move the estimate (a Horvitz-Thompson correction whose rare large terms were not drawn), the
+ * narrower half holds a one-signed error and misses more often.
  * Reads `cereal simulate --out` files (Random's runs, which record no estimators beside their own, are left out).
  *
  *   node --import tsx bench/error-by-round.ts [--estimators ppi,guarded] RUN.json [RUN.json ...]
@@ -50,14 +55,32 @@ for (const run of runs)
       }
     }
 
-console.log("| bundle | estimator | labels | (run, clustering) pairs | NMI error, mean ± sd | 90% intervals holding the truth | mean width |");
-console.log("|---|---|---|---|---|---|---|");
+const signed = (x: number): string => `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
+const heldOf = (list: readonly Cell[]): string => `${list.filter((c) => c.held).length}/${list.length}`;
+
+/** the RMS error over the standard error the mean width implies, and each half's (split at the median width) mean error and intervals holding */
+function widthColumns(list: readonly Cell[]): string {
+  const implied = mean(list.map((c) => c.width!)) / 2 / 1.645;
+  const rms = Math.sqrt(mean(list.map((c) => c.error * c.error)));
+  const byWidth = [...list].sort((a, b) => a.width! - b.width!);
+  const half = Math.floor(byWidth.length / 2);
+  const narrower = byWidth.slice(0, half);
+  const wider = byWidth.slice(half);
+  const side = (cells: readonly Cell[]): string => (cells.length ? `${signed(mean(cells.map((c) => c.error)))}, ${heldOf(cells)}` : "-");
+  return `${(rms / implied).toFixed(2)} | ${side(narrower)} | ${side(wider)}`;
+}
+
+console.log(
+  "| bundle | estimator | labels | (run, clustering) pairs | NMI error, mean ± sd | 90% intervals holding the truth | mean width | RMS error / (half-width / 1.645) | narrower half: mean error, holding | wider half: mean error, holding |",
+);
+console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const [bundle, byEstimator] of [...cells.entries()].sort())
   for (const [name, byLabels] of byEstimator)
     for (const [labels, list] of [...byLabels.entries()].sort((a, b) => a[0] - b[0])) {
       const errors = list.map((c) => c.error);
       const intervals = list.every((c) => c.held !== null);
-      const held = intervals ? `${list.filter((c) => c.held).length}/${list.length}` : "-";
+      const held = intervals ? heldOf(list) : "-";
       const width = intervals ? mean(list.map((c) => c.width!)).toFixed(3) : "-";
-      console.log(`| ${bundle} | ${name} | ${labels} | ${list.length} | ${mean(errors) >= 0 ? "+" : ""}${mean(errors).toFixed(3)} ± ${sd(errors).toFixed(3)} | ${held} | ${width} |`);
+      const widths = intervals ? widthColumns(list) : "- | - | -";
+      console.log(`| ${bundle} | ${name} | ${labels} | ${list.length} | ${signed(mean(errors))} ± ${sd(errors).toFixed(3)} | ${held} | ${width} | ${widths} |`);
     }
