@@ -2,7 +2,7 @@
  * The recommended configuration's intervals and stop rule per run (issue #23 items 3 and 4), with
  * Random on the same seeds; not run in CI.
  *   node --import tsx bench/coverage-stop.ts [--bundles digits,demo,weak-c5,...] [--seeds 20] [--first-seed 0]
- *     [--budget 1000] [--batch 50] [--shard I/K] [--dir var/coverage-stop] [--compare soft,ppi] [--report]
+ *     [--budget 1000] [--batch 50] [--shard I/K] [--dir var/coverage-stop] [--compare soft,ppi] [--report] [--as E]
  * Per seed and bundle it runs `cereal simulate --recommended` and Random (uniform draws, the labels
  * estimator; the kNN fake, which that estimator never reads; no intervals), one child process at a time, each
  * result written to DIR atomically, so a killed run resumes where it stopped. --shard I/K runs
@@ -13,12 +13,14 @@
  * round the rule fires) with the check of the "labels still needed" projection, and the AEC(NMI)
  * ratios to Random paired by seed (harness/run-tables.ts). --compare E,E records those estimators beside the
  * recommended one (each on its own random stream, so the run is otherwise the same), for bench/guard-replay.ts.
+ * --as E prints the coverage and stop-rule tables of such a recorded estimator instead, on the same runs (its intervals,
+ * the stop rule replayed over them: harness/run-tables.ts runAsEstimator); its ratios to Random are the runs' own.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { SimulationResult } from "@/lib/cereal/harness/simulate";
-import { coverageTable, stopRuleTable, versusRandomTable } from "@/lib/cereal/harness/run-tables";
+import { coverageTable, runAsEstimator, stopRuleTable, versusRandomTable } from "@/lib/cereal/harness/run-tables";
 import { simulateOnce } from "./simulate-once";
 
 /** the bundles of issue #23's "Done when" (digits, the demo and the fixed weak set, bench/weak-set.ts): path and clusterings */
@@ -52,6 +54,7 @@ const { values } = parseArgs({
     dir: { type: "string", default: path.join("var", "coverage-stop") },
     report: { type: "boolean", default: false },
     compare: { type: "string" },
+    as: { type: "string" },
   },
 });
 const names = values.bundles.split(",");
@@ -85,9 +88,11 @@ const runs = (arm: string) => {
   return out;
 };
 const recommended = runs("recommended");
+const as = values.as;
+const reported = as ? new Map([...recommended].map(([name, list]) => [name, list.map((run) => runAsEstimator(run, as))])) : recommended;
 const budget = Number(values.budget);
-console.log(coverageTable(recommended, [200, 500, budget]));
+console.log(coverageTable(reported, [200, 500, budget]));
 console.log();
-console.log(stopRuleTable(recommended, budget));
+console.log(stopRuleTable(reported, budget));
 console.log();
 console.log(versusRandomTable(recommended, runs("random"), budget));

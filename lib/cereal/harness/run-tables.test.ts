@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { MetricValues } from "@/lib/metrics";
-import { coverageTable, coveredAt, projectedTotal, stopOutcome, stopRuleTable, versusRandomTable } from "./run-tables";
+import { METRIC_KEYS, type MetricValues } from "@/lib/metrics";
+import { coverageTable, coveredAt, projectedTotal, runAsEstimator, stopOutcome, stopRuleTable, versusRandomTable } from "./run-tables";
 import type { RoundRecord, SimulationResult } from "./simulate";
 
 const values = (nmi: number) => ({ nmi, ami: nmi, ari: nmi, fmi: nmi, vmeasure: nmi, acc: nmi, ap: nmi }) as unknown as MetricValues;
@@ -45,6 +45,31 @@ describe("run tables (runs as the unit)", () => {
     expect(table).toContain("| b | c | 200 | 2 | 1/2 = 0.500");
     expect(table).toContain("| b | c | 500 | 1 | 0/1 = 0.000");
     expect(table).toContain("| b | pooled | 200, 500 | 2 | 1/3 = 0.333");
+  });
+
+  it("reads a compared estimator as the primary: its estimates and intervals, the stop rule replayed over them", () => {
+    const widths = [0.1, 0.015, 0.012, 0.011, 0.01];
+    const primary = run(
+      0,
+      widths.map((w, i) => ({ n: 100 * (i + 1), estimate: 0.5, half: 0.1, converged: false })),
+    );
+    const rounds = primary.rounds.map((round, i) => ({
+      ...round,
+      byEstimator: {
+        ...round.byEstimator,
+        wide: {
+          estimate: { c: Object.fromEntries(METRIC_KEYS.map((k) => [k, 0.501])) },
+          absErr: { c: values(0.001) },
+          interval: { c: Object.fromEntries(METRIC_KEYS.map((k) => [k, [0.501 - widths[i] / 2, 0.501 + widths[i] / 2]])) },
+        },
+      },
+    })) as unknown as RoundRecord[];
+    const as = runAsEstimator({ ...primary, rounds }, "wide");
+    expect(as.rounds.map((r) => r.estimate.c.nmi)).toEqual(widths.map(() => 0.501));
+    // narrower than 0.02 from the second round; the move is read over the round and the 3 before it, so it fires at the fourth
+    expect(stopOutcome(as, "c").firedAt).toBe(400);
+    expect(stopOutcome(primary, "c").firedAt).toBeNull();
+    expect(() => runAsEstimator(primary, "wide")).toThrow(/--compare wide/);
   });
 
   it("the stop rule is judged at the first round it fires", () => {

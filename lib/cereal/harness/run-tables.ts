@@ -14,6 +14,7 @@ import type { MetricKey } from "@/lib/metrics";
 import { wilsonInterval } from "./estimator-grid";
 import { meanAndStandardError } from "./grid";
 import { summariseEstimators, type RoundRecord, type SimulationResult } from "./simulate";
+import { stopRecorder } from "./stop-records";
 
 const METRIC: MetricKey = "nmi";
 /** the stop rule's default width (stop-rule.ts): the projection solves for it */
@@ -32,6 +33,21 @@ const share = (k: number, n: number) => {
   const [lo, hi] = wilsonInterval(k, n);
   return `${k}/${n} = ${n ? (k / n).toFixed(3) : "-"} [${lo.toFixed(3)}, ${hi.toFixed(3)}]`;
 };
+
+/**
+ * The run as if an estimator it recorded beside its own (`simulate --compare`) had been the primary: each round's estimate and
+ * interval that estimator's, and the stop rule replayed over them as the simulator records it. The labels drawn are the run's
+ * (the primary's surrogate chose them), so this reads a compared estimator's intervals and stop rule on the same draws.
+ */
+export function runAsEstimator(run: SimulationResult, estimator: string): SimulationResult {
+  const record = stopRecorder(clusteringsOf(run));
+  const rounds = run.rounds.map((round) => {
+    const recorded = round.byEstimator?.[estimator];
+    if (!recorded) throw new Error(`round ${round.round} recorded no estimator '${estimator}': run the simulation with --compare ${estimator}`);
+    return { ...round, estimate: recorded.estimate, interval: recorded.interval, absErr: recorded.absErr, stop: record(round.nLabels, recorded.estimate, recorded.interval) };
+  });
+  return { ...run, rounds };
+}
 
 /** whether the run's NMI interval for the clustering at the round with exactly `budget` labels holds the truth; null when the run has no such round or no interval there */
 export function coveredAt(run: SimulationResult, clustering: string, budget: number): boolean | null {

@@ -71,6 +71,14 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     estimate: `as guarded-blend, the prediction-powered estimate's squared error taken as its jackknife variance plus the square of its jackknife correction, except ${GUARDED_BRANCHES}`,
     interval: BLENDED_INTERVAL,
   },
+  "guarded-wide": {
+    estimate: "as guarded.",
+    interval: "as guarded, the prediction-powered table's 90% bootstrap spread first widened by half (its draws understate that table's error), centred on the estimate and widened by its distance from that table's median or from the soft estimate, whichever is farther.",
+  },
+  "guarded-jk-floor": {
+    estimate: "as guarded.",
+    interval: "as guarded, the prediction-powered table's 90% bootstrap spread first made no narrower than its jackknife standard error allows, centred on the estimate and widened by its distance from that table's median or from the soft estimate, whichever is farther.",
+  },
   "guarded-plain-ppi": {
     estimate: `${GUARDED_ESTIMATE} As guarded-pick, but where overconfident or the labels are plentiful it reports the prediction-powered table without the jackknife correction (the guarded estimator before issue #23's jackknifed branches).`,
     interval: GUARDED_INTERVAL_BEFORE,

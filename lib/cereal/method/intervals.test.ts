@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contingency, metricsFromTable } from "@/lib/metrics";
 import { argmaxEstimator, labelsOnlyEstimator, type EstimatorInput } from "./estimators";
-import { aroundEstimate, bootstrapIntervals, drawInput, quantile } from "./intervals";
+import { aroundEstimate, bootstrapIntervals, drawInput, normalQuantile, quantile } from "./intervals";
 import type { TestClustering } from "./problem";
 import { Random } from "../../random/named-streams";
 
@@ -12,6 +12,16 @@ describe("quantile", () => {
     expect(quantile(sorted, 0.5)).toBe(3);
     expect(quantile(sorted, 0.05)).toBeCloseTo(1.2, 12);
     expect(quantile(sorted, 0.95)).toBeCloseTo(4.8, 12);
+  });
+});
+
+describe("normalQuantile", () => {
+  it("gives the standard normal quantiles", () => {
+    expect(normalQuantile(0.5)).toBeCloseTo(0, 9);
+    expect(normalQuantile(0.95)).toBeCloseTo(1.644854, 5);
+    expect(normalQuantile(0.975)).toBeCloseTo(1.959964, 5);
+    expect(normalQuantile(0.005)).toBeCloseTo(-2.575829, 5);
+    expect(() => normalQuantile(1)).toThrow(RangeError);
   });
 });
 
@@ -103,6 +113,32 @@ describe("bootstrap intervals", () => {
       return hi - lo;
     };
     expect(width(large)).toBeLessThan(width(small) / 2);
+  });
+
+  it("hold each side's spread at least the level's normal quantile times the estimator's spread floor, and leave a wider one", () => {
+    const { input, clustering } = noisyWorld(7, 400, 4, 0.5, 320);
+    const se = (value: number) => ({ nmi: value, ami: value, ari: value, acc: value, vMeasure: value, fmi: value, ap: value });
+    const plain = bootstrapIntervals(input, [clustering], labelsOnlyEstimator, { seed: 4, draws: 200 }).interval.c.nmi;
+    const floored = (value: number) => bootstrapIntervals(input, [clustering], { ...labelsOnlyEstimator, intervalSpreadFloor: () => se(value) }, { seed: 4, draws: 200 }).interval.c.nmi;
+    const wide = floored(0.05);
+    expect(wide[1] - wide[0]).toBeCloseTo(2 * 1.644854 * 0.05, 5);
+    expect(wide[0]).toBeLessThan(plain[0]);
+    expect(wide[1]).toBeGreaterThan(plain[1]);
+    expect(floored(1e-6)).toEqual(plain);
+  });
+
+  it("widen each side's spread around the draws' median by the estimator's spread scale, from the same draws", () => {
+    const { input, clustering } = noisyWorld(7, 400, 4, 0.5, 320);
+    const wide = { ...labelsOnlyEstimator, intervalSpreadScale: 1.5 };
+    const plain = bootstrapIntervals(input, [clustering], labelsOnlyEstimator, { seed: 4, draws: 200 }).interval.c;
+    const widened = bootstrapIntervals(input, [clustering], wide, { seed: 4, draws: 200 }).interval.c;
+    // the median of the same 200 draws, from the plain interval's ends and the widened ones: lo' = m - 1.5 (m - lo)
+    const median = 3 * plain.nmi[0] - 2 * widened.nmi[0];
+    expect(widened.nmi[0]).toBeGreaterThan(0); // not clamped, so the ends are the widened draws'
+    expect(widened.nmi[1] - median).toBeCloseTo(1.5 * (plain.nmi[1] - median), 10);
+    expect(median).toBeGreaterThan(plain.nmi[0]);
+    expect(median).toBeLessThan(plain.nmi[1]);
+    expect(widened.nmi[1] - widened.nmi[0]).toBeCloseTo(1.5 * (plain.nmi[1] - plain.nmi[0]), 10);
   });
 });
 

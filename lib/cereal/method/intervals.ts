@@ -43,6 +43,21 @@ export function quantile(sorted: ArrayLike<number>, p: number): number {
   return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
 
+/** The standard normal quantile (Acklam's rational approximation, relative error < 1.2e-9). */
+export function normalQuantile(p: number): number {
+  if (!(p > 0 && p < 1)) throw new RangeError(`normalQuantile: p must be in (0, 1), got ${p}`);
+  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const tail = (q: number) => (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  if (p < 0.02425) return tail(Math.sqrt(-2 * Math.log(p)));
+  if (p > 1 - 0.02425) return -tail(Math.sqrt(-2 * Math.log(1 - p)));
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
 /**
  * One joint draw's input: multiplicities for the labeled rows, and pseudo-labels sampled from pi
  * when the estimator reads them (argmax). For the others the stream only moves past those
@@ -107,11 +122,16 @@ export function bootstrapIntervals(
     interval[c.name] = {} as Record<MetricKey, Interval>;
     const point = estimator.intervalCentre === "estimate" ? (options.estimates?.[c.name] ?? pointMetrics(estimator, input, c)) : null;
     const reach = point && estimator.intervalReach ? estimator.intervalReach(input, c) : null;
+    const scale = estimator.intervalSpreadScale ?? 1;
+    const floor = estimator.intervalSpreadFloor ? estimator.intervalSpreadFloor(input, c) : null;
     for (const k of METRIC_KEYS) {
       const sorted = values[c.name][k].slice().sort();
-      const lower = quantile(sorted, tail);
-      const upper = quantile(sorted, 1 - tail);
-      const [lo, hi] = point ? aroundEstimate(point[k], lower, quantile(sorted, 0.5), upper, reach?.[k]) : [lower, upper];
+      const median = quantile(sorted, 0.5);
+      const widened = (q: number): number => (scale === 1 ? q : median + scale * (q - median));
+      const least = floor ? normalQuantile(1 - tail) * floor[k] : 0;
+      const lower = Math.min(widened(quantile(sorted, tail)), median - least);
+      const upper = Math.max(widened(quantile(sorted, 1 - tail)), median + least);
+      const [lo, hi] = point ? aroundEstimate(point[k], lower, median, upper, reach?.[k]) : [lower, upper];
       interval[c.name][k] = [clampMetric(k, lo), clampMetric(k, hi)];
     }
   }

@@ -6,7 +6,6 @@ import { drawPairs, drawUniformPairs, pairKey, recordPairDraws, recordPairGroups
 import {
   drawingModelsInformative,
   modelsOfDrawingRounds,
-  normalQuantile,
   pairCountIntervals,
   pairCountMetrics,
   pairCounts,
@@ -229,16 +228,6 @@ describe("prediction-powered pair counts of a mixed stage", () => {
     expect(ownSame).toBeGreaterThan(0.5);
     expect(Math.abs(sum - t.s) / t.s).toBeLessThan(0.02);
     expect(Math.abs(naive - t.s) / t.s).toBeGreaterThan(0.1);
-  });
-});
-
-describe("normalQuantile", () => {
-  it("gives the standard normal quantiles", () => {
-    expect(normalQuantile(0.5)).toBeCloseTo(0, 9);
-    expect(normalQuantile(0.95)).toBeCloseTo(1.644854, 5);
-    expect(normalQuantile(0.975)).toBeCloseTo(1.959964, 5);
-    expect(normalQuantile(0.005)).toBeCloseTo(-2.575829, 5);
-    expect(() => normalQuantile(1)).toThrow(RangeError);
   });
 });
 
