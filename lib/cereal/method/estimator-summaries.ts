@@ -18,6 +18,8 @@ const GUARDED_INTERVAL =
   "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median, or, where the estimate is prediction-powered, from the soft estimate if that is farther.";
 const BLENDED_INTERVAL =
   "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median or from the soft estimate, whichever is farther.";
+const FLOORED_INTERVAL =
+  "the prediction-powered table's 90% bootstrap spread, no narrower than that table's jackknife standard error allows, centred on the estimate and widened by its distance from that table's median or from the soft estimate, whichever is farther.";
 const GUARDED_INTERVAL_BEFORE = "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median.";
 
 export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
@@ -37,7 +39,7 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   "ppi-jackknife": { estimate: "prediction-powered as ppi, with a jackknife correction of its small-sample bias (what the guarded estimator reports whenever it reports the prediction-powered table).", interval: BOOTSTRAP },
   guarded: {
     estimate: `the mean of soft (labels + the surrogate's class distributions) and prediction-powered with a jackknife correction of its small-sample bias (where the two disagree the truth has mostly lain between them), except ${GUARDED_BRANCHES}`,
-    interval: BLENDED_INTERVAL,
+    interval: FLOORED_INTERVAL,
   },
   "guarded-pick": {
     estimate: `${GUARDED_ESTIMATE} Once its confidence has been more than 25 points above how often it is right (overconfident), prediction-powered in the rounds where the soft and prediction-powered NMI are more than 2 jackknife standard errors apart; and prediction-powered for a clustering once the labels number 5 per cell of its table (classes × clusters), however healthy the surrogate reads; the prediction-powered table always with the jackknife correction (the default before issue #23's average).`,
@@ -71,13 +73,9 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     estimate: `as guarded-blend, the prediction-powered estimate's squared error taken as its jackknife variance plus the square of its jackknife correction, except ${GUARDED_BRANCHES}`,
     interval: BLENDED_INTERVAL,
   },
-  "guarded-wide": {
-    estimate: "as guarded.",
-    interval: "as guarded, the prediction-powered table's 90% bootstrap spread first widened by half (its draws understate that table's error), centred on the estimate and widened by its distance from that table's median or from the soft estimate, whichever is farther.",
-  },
-  "guarded-jk-floor": {
-    estimate: "as guarded.",
-    interval: "as guarded, the prediction-powered table's 90% bootstrap spread first made no narrower than its jackknife standard error allows, centred on the estimate and widened by its distance from that table's median or from the soft estimate, whichever is farther.",
+  "guarded-no-floor": {
+    estimate: "as guarded (its interval is the guarded estimator's before its spread was held to the jackknife's).",
+    interval: BLENDED_INTERVAL,
   },
   "guarded-plain-ppi": {
     estimate: `${GUARDED_ESTIMATE} As guarded-pick, but where overconfident or the labels are plentiful it reports the prediction-powered table without the jackknife correction (the guarded estimator before issue #23's jackknifed branches).`,

@@ -89,9 +89,8 @@ export interface GuardOptions extends HealthOptions {
   readonly gapInEveryRound?: boolean;
   /** absent: the guard chooses one table; otherwise, wherever the surrogate is neither weak nor diffuse, the soft and jackknifed ppi metrics weighted (blendedMetrics): by their estimated squared errors, ppi's the jackknife's variance ("se") or that plus the jackknife correction's square ("correction"), or half each ("half") */
   readonly blend?: BlendVariance;
-  /** a factor on the ppi draws' spread (default 1: as drawn) */
-  readonly spreadScale?: number;
-  /** true: the ppi draws' spread no narrower than the ppi table's grouped-jackknife standard error (times the level's quantile) */
+  /** true (the default's): the ppi draws' spread no narrower than the ppi table's grouped-jackknife standard error (times the
+   * level's quantile); absent or false: as drawn (guarded-no-floor and the earlier forms) */
   readonly spreadFloorJackknife?: boolean;
 }
 
@@ -245,7 +244,6 @@ function guardedEstimatorOf(name: string, guard: GuardOptions): Estimator {
     metrics: (input, clustering) => guardedMetrics(input, clustering, guard),
     restsOnLabels: (input, clustering) => reportsPpi(input, clustering, guard),
     ...(guard.intervalReachesSoft !== false ? { intervalReach: (input: EstimatorInput, clustering: TestClustering) => softReach(input, clustering, guard) } : {}),
-    ...(guard.spreadScale !== undefined && guard.spreadScale !== 1 ? { intervalSpreadScale: guard.spreadScale } : {}),
     ...(guard.spreadFloorJackknife ? { intervalSpreadFloor: (input: EstimatorInput, clustering: TestClustering) => ppiJackknifeSe(input, clustering, guard) } : {}),
   };
 }
@@ -256,18 +254,16 @@ function ppiJackknifeSe(input: EstimatorInput, clustering: TestClustering, guard
   return jackknife(input, (i) => ppiTable(i, clustering, options)).se;
 }
 
-/** the default: the jackknifed ppi table while pi is weak, the ppi-hard table while it is diffuse, else the mean of the soft and jackknifed ppi metrics, its interval reaching the soft estimate (issue #23) */
-export const guardedEstimator = guardedEstimatorOf("guarded", { blend: "half" });
 /**
- * How far the ppi table's bootstrap draws understate its error: on seeds 500-519 (digits and the demo, budget 1,000) the
- * jackknifed ppi table's RMS NMI error was 1.4-2.1x the standard error its draws' 90% interval implies at every budget, the
- * plain table's 1.2-1.4x on the demo (MEASUREMENTS.md "Issue #23: why the intervals miss"); 1.5, the low end of the first
+ * the default: the jackknifed ppi table while pi is weak, the ppi-hard table while it is diffuse, else the mean of the soft and
+ * jackknifed ppi metrics, its interval reaching the soft estimate (issue #23); the ppi draws' spread no narrower than the ppi
+ * table's jackknife standard error allows: the draws understate that table's error (its RMS error 1.4-2.1x what their 90%
+ * interval implies on digits and the demo), and on fresh seeds the floor lifted digits' coverage, runs as the unit, from 0.842 to
+ * 0.892 (MEASUREMENTS.md "Issue #23: the draws' spread floored at the jackknife's")
  */
-export const DRAWS_SPREAD_SHORTFALL = 1.5;
-/** the default with the draws' spread no narrower than the ppi table's jackknife standard error allows */
-export const guardedJackknifeFloorEstimator = guardedEstimatorOf("guarded-jk-floor", { blend: "half", spreadFloorJackknife: true });
-/** the default with the draws' spread widened by DRAWS_SPREAD_SHORTFALL before the gap is added */
-export const guardedWideEstimator = guardedEstimatorOf("guarded-wide", { blend: "half", spreadScale: DRAWS_SPREAD_SHORTFALL });
+export const guardedEstimator = guardedEstimatorOf("guarded", { blend: "half", spreadFloorJackknife: true });
+/** the default before the floor on its spread: the ppi draws' spread as drawn */
+export const guardedNoFloorEstimator = guardedEstimatorOf("guarded-no-floor", { blend: "half" });
 /** the default before the average: the soft table only while pi is neither weak, diffuse nor overconfident with a soft-ppi gap to show, and the labels are few per cell; the ppi table jackknifed wherever it is reported, its interval then reaching the soft estimate */
 export const guardedPickEstimator = guardedEstimatorOf("guarded-pick", {});
 /**

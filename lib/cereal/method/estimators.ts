@@ -15,8 +15,7 @@ import {
   guardedNoOverconfidenceEstimator,
   guardedGapAlwaysEstimator,
   guardedNoReachEstimator,
-  guardedWideEstimator,
-  guardedJackknifeFloorEstimator,
+  guardedNoFloorEstimator,
   guardedOverconfident15Estimator,
   guardedPickEstimator,
   guardedPlainPpiEstimator,
@@ -57,11 +56,9 @@ export interface Estimator {
   /** with intervalCentre "estimate": another estimate the interval must reach, widened by its distance to the point
    * estimate where that is larger than the draws' median's (intervals.ts aroundEstimate); null: the draws' median alone */
   intervalReach?(input: EstimatorInput, clustering: TestClustering): MetricValues | null;
-  /** a factor on the draws' spread around their median, for an estimator whose draws are known to understate it
-   * (estimators-guarded.ts DRAWS_SPREAD_SHORTFALL); absent: 1 */
-  readonly intervalSpreadScale?: number;
   /** per metric, a standard error the draws' spread on each side of their median may not fall below (times the level's
-   * normal quantile), read on the point input; absent or null: none */
+   * normal quantile), read on the point input, for an estimator whose draws are known to understate it (estimators-guarded.ts);
+   * absent or null: none */
   intervalSpreadFloor?(input: EstimatorInput, clustering: TestClustering): MetricValues | null;
   /** whether its estimate of this clustering is a prediction-powered table, whose variance rests on how the labels were
    * drawn (round.ts RoundOptions.uniformWhileLabelsCarry); absent: never */
@@ -155,8 +152,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "guarded-overconfident-15": guardedOverconfident15Estimator,
   "guarded-plain-ppi": guardedPlainPpiEstimator,
   "guarded-no-reach": guardedNoReachEstimator,
-  "guarded-wide": guardedWideEstimator,
-  "guarded-jk-floor": guardedJackknifeFloorEstimator,
+  "guarded-no-floor": guardedNoFloorEstimator,
   "guarded-gap-always": guardedGapAlwaysEstimator,
   "guarded-blend": guardedBlendEstimator,
   "guarded-blend-jk": guardedBlendCorrectionEstimator,

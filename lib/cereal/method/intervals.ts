@@ -122,15 +122,14 @@ export function bootstrapIntervals(
     interval[c.name] = {} as Record<MetricKey, Interval>;
     const point = estimator.intervalCentre === "estimate" ? (options.estimates?.[c.name] ?? pointMetrics(estimator, input, c)) : null;
     const reach = point && estimator.intervalReach ? estimator.intervalReach(input, c) : null;
-    const scale = estimator.intervalSpreadScale ?? 1;
     const floor = estimator.intervalSpreadFloor ? estimator.intervalSpreadFloor(input, c) : null;
     for (const k of METRIC_KEYS) {
       const sorted = values[c.name][k].slice().sort();
       const median = quantile(sorted, 0.5);
-      const widened = (q: number): number => (scale === 1 ? q : median + scale * (q - median));
+      // each side's spread no narrower than the floor's standard error allows
       const least = floor ? normalQuantile(1 - tail) * floor[k] : 0;
-      const lower = Math.min(widened(quantile(sorted, tail)), median - least);
-      const upper = Math.max(widened(quantile(sorted, 1 - tail)), median + least);
+      const lower = Math.min(quantile(sorted, tail), median - least);
+      const upper = Math.max(quantile(sorted, 1 - tail), median + least);
       const [lo, hi] = point ? aroundEstimate(point[k], lower, median, upper, reach?.[k]) : [lower, upper];
       interval[c.name][k] = [clampMetric(k, lo), clampMetric(k, hi)];
     }

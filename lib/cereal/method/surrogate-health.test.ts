@@ -6,6 +6,7 @@ import {
   guardedBlendEstimator,
   guardedEstimator,
   guardedMetrics,
+  guardedNoFloorEstimator,
   guardedNoGapEstimator,
   guardedNoOverconfidenceEstimator,
   guardedOverconfident15Estimator,
@@ -18,7 +19,7 @@ import {
 import { jackknife, jackknifeMetrics } from "./jackknife";
 import type { EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
-import { bootstrapIntervals } from "./intervals";
+import { bootstrapIntervals, normalQuantile } from "./intervals";
 import { EMPTY_RECORD, extendRecord } from "./out-of-sample";
 import { ppiTable } from "./ppi";
 import type { TestClustering } from "./problem";
@@ -154,6 +155,37 @@ describe("surrogate health: calibration", () => {
     expect(guardReading(sharp.labeled, sharp.draws, sharp.outOfSample).overconfident).toBe(false);
     expect(readsOverconfident({ count: 40, gap: -0.26 })).toBe(true);
     expect(readsOverconfident({ count: 19, gap: -0.5 })).toBe(false);
+  });
+
+  it("guarded: the ppi draws' spread no narrower than the ppi table's jackknife standard error allows, on the same draws", () => {
+    const calibrated = { predicted: [0.8, 0.2] as [number, number], right: (i: number) => i % 5 !== 0 };
+    // three batches labeled, the fourth's 40 rows left unlabeled with the same pi
+    const all = batchesOf([calibrated, calibrated, calibrated, calibrated]);
+    const m = 2 + 3 * 40;
+    const input: EstimatorInput = {
+      ...all,
+      labeled: { rows: all.labeled.rows.slice(0, m), labels: all.labeled.labels.slice(0, m) },
+      draws: all.draws.slice(0, m),
+      unlabeled: all.labeled.rows.slice(m),
+      proba: Float32Array.from({ length: 2 * (all.n - m) }, (_, j) => (j % 2 ? 0.2 : 0.8)),
+    };
+    const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: input.n }, (_, i) => i % 2) };
+    const se = jackknife(input, (i) => ppiTable(i, clusters, { pseudo: "soft", lambda: "tuned" })).se!;
+    expect(guardedEstimator.intervalSpreadFloor!(input, clusters)).toEqual(se);
+    expect(guardedNoFloorEstimator.intervalSpreadFloor).toBeUndefined();
+    expect(guardedNoFloorEstimator.metrics!(input, clusters)).toEqual(guardedEstimator.metrics!(input, clusters));
+    const floored = bootstrapIntervals(input, [clusters], guardedEstimator, { seed: 3, draws: 100 }).interval.c;
+    const plain = bootstrapIntervals(input, [clusters], guardedNoFloorEstimator, { seed: 3, draws: 100 }).interval.c;
+    const estimate = guardedEstimator.metrics!(input, clusters);
+    const z = normalQuantile(0.95);
+    for (const k of ["nmi", "ari", "acc"] as const) {
+      expect(floored[k][0]).toBeLessThanOrEqual(plain[k][0]);
+      expect(floored[k][1]).toBeGreaterThanOrEqual(plain[k][1]);
+      // above the estimate (the lower end may be clamped at the metric's range): at least z standard errors
+      expect(floored[k][1] - estimate[k]).toBeGreaterThanOrEqual(z * se[k] - 1e-12);
+    }
+    // here ACC's draws spread less than its jackknife standard error allows: the floor widened that interval
+    expect(floored.acc[1] - floored.acc[0]).toBeGreaterThan(plain.acc[1] - plain.acc[0] + 0.01);
   });
 
   it("a surrogate once read as overconfident stays so: later calibrated windows do not give the soft table back", () => {
