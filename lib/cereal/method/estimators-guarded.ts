@@ -51,7 +51,7 @@
 import { METRIC_KEYS, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
 import type { Estimator, EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
-import { jackknife, jackknifeMetrics, type Jackknife } from "./jackknife";
+import { jackknife, type Jackknife } from "./jackknife";
 import { ppiTable, type PpiOptions } from "./ppi";
 import type { TestClustering } from "./problem";
 import { guardReading, type HealthOptions } from "./surrogate-health";
@@ -140,7 +140,7 @@ interface GapReading {
 function overconfidenceShows(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): GapReading {
   const z = guard.overconfidentGapZ === undefined ? OVERCONFIDENT_GAP_Z : guard.overconfidentGapZ;
   if (z === null || input.multiplicity) return { shows: true };
-  const ppi = jackknife(input, (i) => ppiTable(i, clustering, PPI));
+  const ppi = ppiJackknife(input, clustering, PPI);
   if (ppi.se === null) return { shows: true, ppi };
   const soft = metricsFromTable(softTable(input, clustering));
   return { shows: Math.abs(soft.nmi - ppi.full.nmi) > z * ppi.se.nmi, soft, ppi };
@@ -192,9 +192,27 @@ export function guardedTable(input: EstimatorInput, clustering: TestClustering, 
   return input.multiplicity || state !== "healthy" ? ppiTable(input, clustering, PPI) : softTable(input, clustering);
 }
 
+/**
+ * The grouped jackknife of a ppi table on a point input, made once per input, clustering and table: the gap gate, the blended
+ * estimate, the weak branch and the interval's floor read the same one (its 21 tables). A bootstrap draw's is not kept.
+ */
+const ppiJackknifes = new WeakMap<EstimatorInput, Map<TestClustering, Map<PpiOptions, Jackknife>>>();
+
+function ppiJackknife(input: EstimatorInput, clustering: TestClustering, options: PpiOptions): Jackknife {
+  const make = () => jackknife(input, (i) => ppiTable(i, clustering, options));
+  if (input.multiplicity) return make();
+  let byClustering = ppiJackknifes.get(input);
+  if (!byClustering) ppiJackknifes.set(input, (byClustering = new Map()));
+  let byOptions = byClustering.get(clustering);
+  if (!byOptions) byClustering.set(clustering, (byOptions = new Map()));
+  let result = byOptions.get(options);
+  if (!result) byOptions.set(options, (result = make()));
+  return result;
+}
+
 /** the soft ppi table's metrics with the jackknife's small-sample correction (the weak branch) */
 function ppiJackknifeMetrics(input: EstimatorInput, clustering: TestClustering): MetricValues {
-  return jackknifeMetrics(input, (i) => ppiTable(i, clustering, PPI));
+  return ppiJackknife(input, clustering, PPI).corrected;
 }
 
 /** the soft table's metrics when healthy (blended with the jackknifed ppi table's where the guard blends, in every state but weak and diffuse); when weak, overconfident or the labels are plentiful, the ppi table's with the jackknife's small-sample correction (as they are where the guard says jackknifePpi false); when diffuse, the ppi-hard table's */
@@ -204,7 +222,7 @@ export function guardedMetrics(input: EstimatorInput, clustering: TestClustering
   if (state === "diffuse") return metricsFromTable(ppiTable(input, clustering, PPI_HARD));
   if (guard.blend) {
     const softMetrics = soft ?? metricsFromTable(softTable(input, clustering));
-    return blendedMetrics(softMetrics, ppi ?? jackknife(input, (i) => ppiTable(i, clustering, PPI)), guard.blend);
+    return blendedMetrics(softMetrics, ppi ?? ppiJackknife(input, clustering, PPI), guard.blend);
   }
   if (state === "overconfident" || state === "gap" || state === "plentiful") {
     if (guard.jackknifePpi !== false) return ppi ? ppi.corrected : ppiJackknifeMetrics(input, clustering);
@@ -251,7 +269,7 @@ function guardedEstimatorOf(name: string, guard: GuardOptions): Estimator {
 /** the grouped jackknife's standard errors of the table the draws resample (guardedTable: ppi-hard while diffuse, else the soft ppi table) */
 function ppiJackknifeSe(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): MetricValues | null {
   const options = guardVerdict(input, clustering, guard).state === "diffuse" ? PPI_HARD : PPI;
-  return jackknife(input, (i) => ppiTable(i, clustering, options)).se;
+  return ppiJackknife(input, clustering, options).se;
 }
 
 /**
