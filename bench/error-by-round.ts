@@ -5,9 +5,9 @@
  * carry shows as a mean error of the order of the interval's half-width with few intervals holding. Two more columns read
  * whether the widths are honest: the RMS error over the standard error the mean width implies (half-width / 1.645;
  * 1 is calibrated, above 1 the intervals are too narrow), and the cells split at the median width into a narrower and
- * a wider half, each half's mean error and intervals holding: where a run's interval is narrow *because* its draws
- * missed the errors that move the estimate (a Horvitz-Thompson correction whose rare large terms were not drawn), the
- * narrower half holds a one-signed error and misses more often.
+ * a wider half, each half's mean error and intervals holding: where a narrow interval goes with an estimate that moved
+ * less than it should (digits, MEASUREMENTS.md "Issue #23: why the intervals miss"), the narrower half holds a one-signed
+ * error and misses more often.
  * Reads `cereal simulate --out` files (Random's runs, which record no estimators beside their own, are left out).
  *
  *   node --import tsx bench/error-by-round.ts [--estimators ppi,guarded] RUN.json [RUN.json ...]
