@@ -125,11 +125,10 @@ export function blendedMetrics(soft: MetricValues, ppi: Jackknife, variance: Ble
 /** the soft-ppi gap's z of the default guard: 2 in the replay of MEASUREMENTS.md "The overconfident branch since the plentiful-labels rule" (3 gained more on the demo and began to cost weak-imbalanced and weak-aniso), then measured as built on fresh seeds ("The overconfident branch gated by the gap, as built") */
 export const OVERCONFIDENT_GAP_Z = 2;
 
-/** the gap gate's reading: whether the soft table gives way, and the soft table's metrics and the ppi table's jackknife it computed to decide */
+/** the gap gate's reading: whether the soft table gives way, and the soft table's metrics it computed to decide (the ppi table's jackknife it read is ppiJackknife's, kept per input) */
 interface GapReading {
   readonly shows: boolean;
   readonly soft?: MetricValues;
-  readonly ppi?: Jackknife;
 }
 
 /**
@@ -141,19 +140,18 @@ function overconfidenceShows(input: EstimatorInput, clustering: TestClustering, 
   const z = guard.overconfidentGapZ === undefined ? OVERCONFIDENT_GAP_Z : guard.overconfidentGapZ;
   if (z === null || input.multiplicity) return { shows: true };
   const ppi = ppiJackknife(input, clustering, PPI);
-  if (ppi.se === null) return { shows: true, ppi };
+  if (ppi.se === null) return { shows: true };
   const soft = metricsFromTable(softTable(input, clustering));
-  return { shows: Math.abs(soft.nmi - ppi.full.nmi) > z * ppi.se.nmi, soft, ppi };
+  return { shows: Math.abs(soft.nmi - ppi.full.nmi) > z * ppi.se.nmi, soft };
 }
 
 /** "gap": the soft-ppi gap shows in a round the surrogate does not read overconfident (GuardOptions.gapInEveryRound) */
 type GuardState = "healthy" | "weak" | "diffuse" | "overconfident" | "gap" | "plentiful";
 
-/** the state, with the soft table's metrics and the ppi table's jackknife where the gap gate already computed them (guardedMetrics reports those) */
+/** the state, with the soft table's metrics where the gap gate already computed them (guardedMetrics reports those) */
 interface GuardVerdict {
   readonly state: GuardState;
   readonly soft?: MetricValues;
-  readonly ppi?: Jackknife;
 }
 
 /** which estimate the surrogate's health calls for: weak (accuracy) before diffuse and overconfident (calibration), then plentiful labels for this clustering's table */
@@ -162,10 +160,10 @@ function guardState(input: EstimatorInput, clustering: TestClustering, guard: Gu
   if (h.weak) return { state: "weak" };
   if (h.diffuse) return { state: "diffuse" };
   const gap = guard.overconfidence !== false && (overconfident || guard.gapInEveryRound === true) ? overconfidenceShows(input, clustering, guard) : null;
-  if (gap?.shows) return { state: overconfident ? "overconfident" : "gap", soft: gap.soft, ppi: gap.ppi };
+  if (gap?.shows) return { state: overconfident ? "overconfident" : "gap", soft: gap.soft };
   const perCell = guard.plentifulPerCell === undefined ? PLENTIFUL_LABELS_PER_CELL : guard.plentifulPerCell;
   const plentiful = perCell !== null && labelsArePlentiful(input.labeled.rows.length, input.numClasses, clustering.k, perCell);
-  return { state: plentiful ? "plentiful" : "healthy", soft: gap?.soft, ppi: gap?.ppi };
+  return { state: plentiful ? "plentiful" : "healthy", soft: gap?.soft };
 }
 
 /**
@@ -210,23 +208,23 @@ function ppiJackknife(input: EstimatorInput, clustering: TestClustering, options
   return result;
 }
 
-/** the soft ppi table's metrics with the jackknife's small-sample correction (the weak branch) */
+/** the soft ppi table's metrics with the jackknife's small-sample correction (the weak branch, ppi-jackknife) */
 function ppiJackknifeMetrics(input: EstimatorInput, clustering: TestClustering): MetricValues {
   return ppiJackknife(input, clustering, PPI).corrected;
 }
 
 /** the soft table's metrics when healthy (blended with the jackknifed ppi table's where the guard blends, in every state but weak and diffuse); when weak, overconfident or the labels are plentiful, the ppi table's with the jackknife's small-sample correction (as they are where the guard says jackknifePpi false); when diffuse, the ppi-hard table's */
 export function guardedMetrics(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions = {}): MetricValues {
-  const { state, soft, ppi } = guardVerdict(input, clustering, guard);
+  const { state, soft } = guardVerdict(input, clustering, guard);
   if (state === "weak") return ppiJackknifeMetrics(input, clustering);
   if (state === "diffuse") return metricsFromTable(ppiTable(input, clustering, PPI_HARD));
   if (guard.blend) {
     const softMetrics = soft ?? metricsFromTable(softTable(input, clustering));
-    return blendedMetrics(softMetrics, ppi ?? ppiJackknife(input, clustering, PPI), guard.blend);
+    return blendedMetrics(softMetrics, ppiJackknife(input, clustering, PPI), guard.blend);
   }
   if (state === "overconfident" || state === "gap" || state === "plentiful") {
-    if (guard.jackknifePpi !== false) return ppi ? ppi.corrected : ppiJackknifeMetrics(input, clustering);
-    return ppi ? ppi.full : metricsFromTable(ppiTable(input, clustering, PPI));
+    if (guard.jackknifePpi !== false) return ppiJackknifeMetrics(input, clustering);
+    return metricsFromTable(ppiTable(input, clustering, PPI));
   }
   return soft ?? metricsFromTable(softTable(input, clustering));
 }
