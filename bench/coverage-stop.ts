@@ -10,7 +10,8 @@
  * bench/weak-set.ts's (`node --import tsx bench/weak-set.ts` first). Then (or with --report alone)
  * it prints from the files: the coverage table (each run's 90% NMI interval at the round with B
  * labels, runs as the unit, Wilson 95% bounds), the stop-rule table (each run judged at the first
- * round the rule fires) with the check of the "labels still needed" projection, and the AEC(NMI)
+ * round the rule fires; the rule replayed by today's stop-rule.ts over each run's recorded intervals, harness/run-tables.ts
+ * replayStopRule) with the check of the "labels still needed" projection, and the AEC(NMI)
  * ratios to Random paired by seed (harness/run-tables.ts). --compare E,E records those estimators beside the
  * recommended one (each on its own random stream, so the run is otherwise the same), for bench/guard-replay.ts.
  * --as E prints the coverage and stop-rule tables of such a recorded estimator instead, on the same runs (its intervals,
@@ -20,7 +21,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { SimulationResult } from "@/lib/cereal/harness/simulate";
-import { coverageTable, runAsEstimator, stopRuleTable, versusRandomTable } from "@/lib/cereal/harness/run-tables";
+import { coverageTable, replayStopRule, runAsEstimator, stopRuleTable, versusRandomTable } from "@/lib/cereal/harness/run-tables";
 import { simulateOnce } from "./simulate-once";
 
 /** the bundles of issue #23's "Done when" (digits, the demo and the fixed weak set, bench/weak-set.ts): path and clusterings */
@@ -89,7 +90,8 @@ const runs = (arm: string) => {
 };
 const recommended = runs("recommended");
 const as = values.as;
-const reported = as ? new Map([...recommended].map(([name, list]) => [name, list.map((run) => runAsEstimator(run, as))])) : recommended;
+// the stop rule read anew from each run's intervals, so runs recorded before a change to stop-rule.ts are judged by today's rule
+const reported = new Map([...recommended].map(([name, list]) => [name, list.map((run) => (as ? runAsEstimator(run, as) : replayStopRule(run)))]));
 const budget = Number(values.budget);
 console.log(coverageTable(reported, [200, 500, budget]));
 console.log();

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { METRIC_KEYS, type MetricValues } from "@/lib/metrics";
-import { coverageTable, coveredAt, projectedTotal, runAsEstimator, stopOutcome, stopRuleTable, versusRandomTable } from "./run-tables";
+import { stopDecision } from "../method/stop-rule";
+import { coverageTable, coveredAt, poolSizeOf, projectedTotal, replayStopRule, runAsEstimator, stopOutcome, stopRuleTable, versusRandomTable } from "./run-tables";
 import type { RoundRecord, SimulationResult } from "./simulate";
 
-const values = (nmi: number) => ({ nmi, ami: nmi, ari: nmi, fmi: nmi, vmeasure: nmi, acc: nmi, ap: nmi }) as unknown as MetricValues;
+const values = (nmi: number) => Object.fromEntries(METRIC_KEYS.map((k) => [k, nmi])) as MetricValues;
 const TRUTH = 0.5;
 
 interface Point {
@@ -72,6 +73,27 @@ describe("run tables (runs as the unit)", () => {
     expect(() => runAsEstimator(primary, "wide")).toThrow(/--compare wide/);
   });
 
+  it("replays the stop rule over the recorded intervals, with the pool the run drew from", () => {
+    // widths 0.3 sqrt(1/n - 1/1000) from a pool of 1,000: 0.02 is reached at 1 / ((0.02 / 0.3)^2 + 1/1000) = 183.7 labels
+    const points = [50, 75, 100, 125].map((n) => ({ n, estimate: 0.5, half: 0.15 * Math.sqrt(1 / n - 1 / 1000), needed: 7 }));
+    const recorded = run(0, points);
+    const withItems = { ...recorded, config: { ...recorded.config, items: 1000 } };
+    expect(poolSizeOf(withItems)).toBe(1000);
+    const replayed = replayStopRule(withItems);
+    expect(replayed.rounds.map((r) => r.stop!.c.nmi.labelsStillNeeded)).toEqual([null, 184 - 75, 184 - 100, 184 - 125]);
+    // every round's record is the rule's on the history up to it
+    const history = recorded.rounds.map((r) => ({ nLabels: r.nLabels, estimate: r.estimate.c.nmi, interval: r.interval!.c.nmi }));
+    expect(replayed.rounds[2].stop!.c.nmi).toEqual({ converged: false, labelsStillNeeded: stopDecision(history.slice(0, 3), { poolSize: 1000 }).labelsStillNeeded });
+    // a run recorded before `items`: the pool read off its uniform seed stage (m rows, q = m / N each)
+    const seedStage = Array.from({ length: 40 }, (_, i) => ({ row: i, design: "uniform", score: null, q: 40 / 1000, order: i, round: 0 }));
+    const legacy = { ...recorded, draws: [...seedStage, { row: 99, design: "proportional", score: 1, q: 0.3, order: 40, round: 1 }] } as unknown as SimulationResult;
+    expect(poolSizeOf(legacy)).toBe(1000);
+    expect(replayStopRule(legacy).rounds.map((r) => r.stop!.c.nmi.labelsStillNeeded)).toEqual([null, 109, 84, 59]);
+    // neither: a pool without end, which asks for more
+    expect(poolSizeOf(recorded)).toBeUndefined();
+    expect(replayStopRule(recorded).rounds[3].stop!.c.nmi.labelsStillNeeded).toBeGreaterThan(59);
+  });
+
   it("the stop rule is judged at the first round it fires", () => {
     const r = run(0, [
       { n: 100, estimate: 0.4, half: 0.05, needed: 400 },
@@ -109,7 +131,7 @@ describe("run tables (runs as the unit)", () => {
     // (400 - 300) / 2 runs
     expect(cells[8]).toBe("50");
     // fires: projected 200 + 200 = 400 against 300 needed; late: never narrow, projected 300 <= 400
-    expect(cells[9]).toBe("1 narrow by 400: projected / needed median 1.33 (1.33-1.33); 1 not narrow by 400, 1 of them projected <= 400");
+    expect(cells[9]).toBe("1 narrow by 400: projected / needed median 1.33 (quartiles 1.33-1.33, range 1.33-1.33); 1 not narrow by 400, 1 of them projected <= 400");
   });
 
   it("AEC against Random pairs runs by seed", () => {

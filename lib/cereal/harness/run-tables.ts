@@ -35,18 +35,34 @@ const share = (k: number, n: number) => {
 };
 
 /**
+ * The items a run's labels were drawn from, which the stop rule's projection reads: its config's `items` (recorded since the
+ * width law, stop-rule.ts), else read off its seed stage, a uniform draw of m rows out of N with q = m / N each (runs
+ * recorded before). undefined where neither is there.
+ */
+export function poolSizeOf(run: SimulationResult): number | undefined {
+  if (typeof run.config.items === "number") return run.config.items;
+  const seed = run.draws.filter((d) => d.round === 0 && d.design === "uniform");
+  return seed.length && seed[0].q > 0 ? Math.round(seed.length / seed[0].q) : undefined;
+}
+
+/** The run with each round's stop record made anew by today's stop rule (stop-rule.ts) from the rounds' estimates and intervals, as the simulator records it. */
+export function replayStopRule(run: SimulationResult): SimulationResult {
+  const record = stopRecorder(clusteringsOf(run), { poolSize: poolSizeOf(run) });
+  return { ...run, rounds: run.rounds.map((round) => ({ ...round, stop: record(round.nLabels, round.estimate, round.interval) })) };
+}
+
+/**
  * The run as if an estimator it recorded beside its own (`simulate --compare`) had been the primary: each round's estimate and
- * interval that estimator's, and the stop rule replayed over them as the simulator records it. The labels drawn are the run's
+ * interval that estimator's, and the stop rule replayed over them (replayStopRule). The labels drawn are the run's
  * (the primary's surrogate chose them), so this reads a compared estimator's intervals and stop rule on the same draws.
  */
 export function runAsEstimator(run: SimulationResult, estimator: string): SimulationResult {
-  const record = stopRecorder(clusteringsOf(run));
   const rounds = run.rounds.map((round) => {
     const recorded = round.byEstimator?.[estimator];
     if (!recorded) throw new Error(`round ${round.round} recorded no estimator '${estimator}': run the simulation with --compare ${estimator}`);
-    return { ...round, estimate: recorded.estimate, interval: recorded.interval, absErr: recorded.absErr, stop: record(round.nLabels, recorded.estimate, recorded.interval) };
+    return { ...round, estimate: recorded.estimate, interval: recorded.interval, absErr: recorded.absErr };
   });
-  return { ...run, rounds };
+  return replayStopRule({ ...run, rounds });
 }
 
 /** whether the run's NMI interval for the clustering at the round with exactly `budget` labels holds the truth; null when the run has no such round or no interval there */
@@ -133,7 +149,9 @@ function projectionCell(runs: readonly SimulationResult[], clustering: string, a
     const s = [...ratios].sort((a, b) => a - b);
     return s[Math.min(s.length - 1, Math.floor(p * s.length))];
   };
-  const reached = ratios.length ? `${ratios.length} narrow by ${budget}: projected / needed median ${median(ratios).toFixed(2)} (${q(0.25).toFixed(2)}-${q(0.75).toFixed(2)})` : `none narrow by ${budget}`;
+  const reached = ratios.length
+    ? `${ratios.length} narrow by ${budget}: projected / needed median ${median(ratios).toFixed(2)} (quartiles ${q(0.25).toFixed(2)}-${q(0.75).toFixed(2)}, range ${q(0).toFixed(2)}-${q(1).toFixed(2)})`
+    : `none narrow by ${budget}`;
   return `${reached}; ${censored} not narrow by ${budget}, ${censoredWithin} of them projected <= ${budget}${none ? `; ${none} no projection` : ""}`;
 }
 
@@ -170,7 +188,7 @@ export function stopRuleTable(runsByBundle: ReadonlyMap<string, readonly Simulat
   lines.push(
     "",
     `Stop rule (stop-rule.ts defaults): the 90% NMI interval narrower than ${MAX_WIDTH} and the estimate moving less than 0.01 over the last 3 rounds. Each run counts once, at the first round the rule fired; labels saved = ${budget} minus the labels there (0 for a run where it did not fire).`,
-    `Projection: labels so far + the dashboard's "labels still needed" (the width power law) at that round, against the labels at which the interval first became narrower than ${MAX_WIDTH}, over the runs not yet that narrow there.`,
+    `Projection: labels so far + the dashboard's "labels still needed" (stop-rule.ts's width law) at that round, against the labels at which the interval first became narrower than ${MAX_WIDTH}, over the runs not yet that narrow there.`,
   );
   return lines.join("\n");
 }

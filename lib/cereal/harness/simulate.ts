@@ -176,7 +176,8 @@ export async function simulate(
   const surrogate: Surrogate | null = needsSurrogate(options) ? await factory(problem.embeddings, problem.numClasses) : null;
   const rounds: RoundRecord[] = [];
   // per clustering and metric, the estimates so far: the stop rule reads them
-  const recordStop = stopRecorder(problem.clusterings.map((c) => c.name), options.stopRule);
+  // the labels come from the bundle's n items: the projection's width law reaches 0 there
+  const recordStop = stopRecorder(problem.clusterings.map((c) => c.name), { ...options.stopRule, poolSize: n });
 
   try {
     for (;;) {
@@ -297,6 +298,8 @@ export async function simulate(
       design: options.design ?? null,
       scoreMode: options.scoreMode ?? "mean",
       clusterings: problem.clusterings.map((c) => c.name),
+      // the pool the labels are drawn from, which the stop rule's projection reads (harness/run-tables.ts replays it)
+      items: n,
       // only when set, so synchronous runs' JSON (and the grid jobs' keys) stay what they were
       ...(lag > 0 ? { lag } : {}),
       ...(skipRate > 0 ? { skipRate } : {}),

@@ -1,7 +1,7 @@
 /**
  * The stop rule as a simulation records it (clusterwise and pairwise alike): each round adds its
  * estimates and intervals to every clustering's and metric's history, and the record says whether
- * the estimate has converged and how many labels the fitted width power law still asks for.
+ * the estimate has converged and how many labels its width law still asks for (stop-rule.ts; the bundle's items as the pool).
  */
 import { METRIC_KEYS, type MetricKey, type MetricValues } from "@/lib/metrics";
 import type { Interval } from "../method/intervals";

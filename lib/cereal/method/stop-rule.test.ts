@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fitWidthPowerLaw, stopDecision, type HistoryPoint } from "./stop-rule";
+import { stopDecision, widthLaw, type HistoryPoint } from "./stop-rule";
 
 /** widths w = 0.4 / sqrt(n): the textbook rate, so 0.02 is reached at n = (0.4 / 0.02)^2 = 400 */
 const point = (nLabels: number, estimate: number): HistoryPoint => {
@@ -8,10 +8,36 @@ const point = (nLabels: number, estimate: number): HistoryPoint => {
 };
 
 describe("stop rule", () => {
-  it("fits the width's power law: a = 0.4, b = -1/2", () => {
-    const fit = fitWidthPowerLaw([point(50, 0.5), point(100, 0.5), point(200, 0.5)])!;
-    expect(fit.a).toBeCloseTo(0.4, 10);
-    expect(fit.b).toBeCloseTo(-0.5, 10);
+  it("fits the width law: a = 0.4, g = 1/2 from an unbounded pool", () => {
+    const law = widthLaw([point(50, 0.5), point(100, 0.5), point(200, 0.5)])!;
+    expect(law.a).toBeCloseTo(0.4, 10);
+    expect(law.g).toBeCloseTo(0.5, 10);
+  });
+
+  it("reads the widths against 1/n - 1/N from a pool of N items, so the width reaches 0 when every item is labeled", () => {
+    // w = 0.3 sqrt(1/n - 1/1000): 0.02 at 1 / ((0.02 / 0.3)^2 + 1/1000) = 183.7 labels; the same widths read as n^-g from an
+    // unbounded pool fall faster than 1/2 and ask for fewer
+    const pooled = [50, 75, 100].map((n): HistoryPoint => {
+      const w = 0.3 * Math.sqrt(1 / n - 1 / 1000);
+      return { nLabels: n, estimate: 0.5, interval: [0.5 - w / 2, 0.5 + w / 2] };
+    });
+    const law = widthLaw(pooled, 1000)!;
+    expect(law.a).toBeCloseTo(0.3, 10);
+    expect(law.g).toBeCloseTo(0.5, 10);
+    expect(stopDecision(pooled, { poolSize: 1000 }).labelsStillNeeded).toBe(184 - 100);
+    expect(widthLaw(pooled)!.g).toBeGreaterThan(0.5);
+  });
+
+  it("holds the exponent to [1/2, 1] and draws the curve through the latest width", () => {
+    const at = (widths: [number, number][]) => widths.map(([n, w]): HistoryPoint => ({ nLabels: n, estimate: 0.5, interval: [0.5 - w / 2, 0.5 + w / 2] }));
+    // falling as n^-2: g = 1, through (200, 0.05): 0.02 at 200 * 0.05 / 0.02 = 500
+    const steep = at([[100, 0.2], [150, 0.2 * (100 / 150) ** 2], [200, 0.05]]);
+    expect(widthLaw(steep)!.g).toBe(1);
+    expect(stopDecision(steep).labelsStillNeeded).toBe(500 - 200);
+    // falling as n^-0.1 (a widening floor, say): g = 1/2, through (200, 0.04): 0.02 at 200 * (0.04 / 0.02)^2 = 800
+    const slow = at([[100, 0.04 * 2 ** 0.1], [200, 0.04]]);
+    expect(widthLaw(slow)!.g).toBe(0.5);
+    expect(stopDecision(slow).labelsStillNeeded).toBe(800 - 200);
   });
 
   it("projects the labels still needed from the shrinking so far", () => {
@@ -43,23 +69,23 @@ describe("stop rule", () => {
     const seedRound: HistoryPoint = { nLabels: 50, estimate: 0.5, interval: [0.1, 0.9] };
     const history = [seedRound, point(100, 0.5), point(150, 0.5), point(200, 0.5)];
     expect(stopDecision(history).labelsStillNeeded).toBe(400 - 200);
-    // with round 0 the curve would be far steeper and ask for fewer
-    const steep = fitWidthPowerLaw(history)!;
-    expect(Math.pow(0.02 / steep.a, 1 / steep.b)).toBeLessThan(300);
+    // with round 0 the exponent would be steeper and the projection ask for fewer
+    const steep = widthLaw(history)!;
+    expect(steep.g).toBeGreaterThan(0.5);
+    expect(200 * Math.pow(0.4 / Math.sqrt(200) / 0.02, 1 / steep.g)).toBeLessThan(400);
     // with two later rounds round 0 still counts (a two-point fit swings widely)
     const early = [seedRound, point(100, 0.5), point(150, 0.5)];
-    const withSeed = fitWidthPowerLaw(early)!;
-    expect(stopDecision(early).labelsStillNeeded).toBe(Math.ceil(Math.pow(0.02 / withSeed.a, 1 / withSeed.b) - 150 - 1e-6));
+    const withSeed = widthLaw(early)!;
+    expect(stopDecision(early).labelsStillNeeded).toBe(Math.ceil(Math.pow(0.02 / withSeed.a, -1 / withSeed.g) - 150 - 1e-6));
   });
 
-  it("never says 0 labels needed while the interval is still too wide", () => {
+  it("never says 0 labels needed while the interval is still too wide, however far the widths fell before", () => {
     const widths: [number, number][] = [[100, 0.3], [150, 0.2], [200, 0.01], [250, 0.021]];
     const history = widths.map(([n, w]): HistoryPoint => ({ nLabels: n, estimate: 0.5, interval: [0.5 - w / 2, 0.5 + w / 2] }));
-    // the fitted curve has crossed 0.02 before the current 250 labels
-    const fit = fitWidthPowerLaw(history.slice(1))!;
-    expect(Math.pow(0.02 / fit.a, 1 / fit.b)).toBeLessThan(250);
     const d = stopDecision(history);
     expect(d.width).toBeGreaterThan(0.02);
-    expect(d.labelsStillNeeded).toBe(1);
+    // g held to 1 (the fitted fall is steeper), through (250, 0.021): 0.02 at 262.5
+    expect(widthLaw(history.slice(1))!.g).toBe(1);
+    expect(d.labelsStillNeeded).toBe(13);
   });
 });

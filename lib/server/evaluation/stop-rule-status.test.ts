@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as stopRuleRoute from "@/app/api/projects/[projectId]/stop-rule/route";
+import { stopDecision, type HistoryPoint } from "@/lib/cereal/method/stop-rule";
 import { db } from "../db";
 import { digitsProject, fastWorkerDeps, labelAll } from "../labeling/labeling-test-fixture";
 import { requestAs, routeContext } from "../http/test-requests";
@@ -31,6 +32,23 @@ describe("stop-rule status", () => {
     // two wide intervals: either shrinking (a positive count) or not (null), never "done"
     expect(nmi.labelsStillNeeded === null || nmi.labelsStillNeeded > 0).toBe(true);
     expect(Object.keys(status).sort()).toEqual(["gmm_k10", "gmm_k15", "gmm_k5", "kmeans_k10", "kmeans_k15", "kmeans_k5"]);
+    // the projection reads the project's n items as the pool the labels come from
+    const { n } = await db().project.findUniqueOrThrow({ where: { id: projectId } });
+    const projections: [number | null, number | null, number | null][] = [];
+    for (const clustering of Object.keys(status))
+      for (const metric of Object.keys(status[clustering])) {
+        const history: HistoryPoint[] = rounds.map((r) => {
+          const e = r.estimates.find((x) => x.clustering.name === clustering && x.metric === metric)!;
+          return { nLabels: r.nLabels, estimate: e.value, interval: [e.lo!, e.hi!] };
+        });
+        projections.push([status[clustering][metric].labelsStillNeeded, stopDecision(history, { poolSize: n }).labelsStillNeeded, stopDecision(history).labelsStillNeeded]);
+      }
+    expect(projections.every(([app, pooled]) => app === pooled)).toBe(true);
+    // no more labels than items are left; the same widths read from a pool without end ask for more than that
+    const projected = projections.filter(([app]) => app !== null);
+    expect(projected.length).toBeGreaterThan(0);
+    expect(projected.every(([app]) => app! <= n - 30)).toBe(true);
+    expect(projected.some(([app, , unbounded]) => unbounded! > n - 30 && unbounded! > app!)).toBe(true);
   });
 
   it("reads a pairwise project's rounds too: their estimates carry intervals", async () => {

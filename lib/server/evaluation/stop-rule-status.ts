@@ -1,12 +1,14 @@
 import { stopDecision, type HistoryPoint, type StopDecision } from "@/lib/cereal/method/stop-rule";
+import { db } from "../db";
 import { estimateHistory } from "../project-data/estimate-history";
 import { requireProjectRole } from "../auth/project-access";
 import type { SessionUser } from "../auth/session";
 
 /**
  * The stop rule (lib/cereal/method/stop-rule.ts) applied to each clustering's estimate history, per metric:
- * converged or not, and the labels still needed by the fitted width power law. Rounds without an
- * interval are left out, since the rule reads widths.
+ * converged or not, and the labels still needed by the width law. A clusterwise project's labels come from its n
+ * items, which the law reads (the width reaches 0 when every item is labeled); a pairwise project's answers come from the
+ * n(n-1)/2 pairs, a pool without end to it. Rounds without an interval are left out, since the rule reads widths.
  */
 export async function stopRuleStatus(user: SessionUser, projectId: string) {
   await requireProjectRole(user, projectId, "OWNER");
@@ -15,6 +17,8 @@ export async function stopRuleStatus(user: SessionUser, projectId: string) {
 
 /** The same without a user: the worker reads it after a round (webhooks' stop_rule.met). */
 export async function projectStopStatus(projectId: string) {
+  const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { n: true, mode: true } });
+  const poolSize = project.mode === "pairwise" ? undefined : project.n;
   const rounds = await estimateHistory(projectId);
   const histories = new Map<string, Map<string, HistoryPoint[]>>();
   for (const round of rounds) {
@@ -30,7 +34,7 @@ export async function projectStopStatus(projectId: string) {
   const status: Record<string, Record<string, StopDecision & { rounds: number }>> = {};
   for (const [clustering, byMetric] of histories) {
     status[clustering] = {};
-    for (const [metric, history] of byMetric) status[clustering][metric] = { ...stopDecision(history), rounds: history.length };
+    for (const [metric, history] of byMetric) status[clustering][metric] = { ...stopDecision(history, { poolSize }), rounds: history.length };
   }
   return { status };
 }

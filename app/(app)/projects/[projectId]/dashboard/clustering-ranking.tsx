@@ -31,7 +31,7 @@ function RankingRow({ name, selected, onSelect, children }: { name: string; sele
   );
 }
 
-/** Far projections only say "far": a power law fitted to two or three rounds is not worth more digits. */
+/** Far projections only say "far" (a clusterwise project's never exceed its unlabeled items; a pairwise project's pool of pairs has no end): a width law fitted to a few rounds is not worth more digits. */
 const labelsNeeded = (n: number) => (n > 100_000 ? "> 100k labels" : `+${n.toLocaleString("en")} labels`);
 
 export function ClusteringRanking({
@@ -208,7 +208,7 @@ export function ClusteringRanking({
                 </span>
               )}
               Stop rule: interval narrower than 0.02 and a move under 0.01 over the last 3 rounds; the labels still needed come from the interval widths
-              so far. Paired and ACE need no labels: a clustering without an estimate is new since the last round and ranks by ACE until the next.
+              so far and the items left to label. Paired and ACE need no labels: a clustering without an estimate is new since the last round and ranks by ACE until the next.
             </td>
           </tr>
         </tfoot>
