@@ -94,7 +94,7 @@ export async function simulatePairwise(
   let state: PairwiseState = { ...initialPairwiseState(problem, seedDraws, oracle(seedDraws)), stageModels };
   const surrogate = await factory(problem.embeddings, numOutputs);
   const rounds: PairwiseRoundRecord[] = [];
-  // (no pool size: answers are drawn from the n(n-1)/2 pairs, a pool without end to the width law)
+  // (no pool size: answers are drawn from the n(n-1)/2 pairs, a pool without end to the projection)
   const recordStop = stopRecorder(problem.clusterings.map((c) => c.name), options.stopRule);
   try {
     for (;;) {

@@ -74,24 +74,24 @@ describe("run tables (runs as the unit)", () => {
   });
 
   it("replays the stop rule over the recorded intervals, with the pool the run drew from", () => {
-    // widths 0.3 sqrt(1/n - 1/1000) from a pool of 1,000: 0.02 is reached at 1 / ((0.02 / 0.3)^2 + 1/1000) = 183.7 labels
-    const points = [50, 75, 100, 125].map((n) => ({ n, estimate: 0.5, half: 0.15 * Math.sqrt(1 / n - 1 / 1000), needed: 7 }));
+    // widths 0.4 / sqrt(n) reach 0.02 at 400 labels; the pool of 300 items has fewer
+    const points = [50, 75, 100, 125].map((n) => ({ n, estimate: 0.5, half: 0.2 / Math.sqrt(n), needed: 7 }));
     const recorded = run(0, points);
-    const withItems = { ...recorded, config: { ...recorded.config, items: 1000 } };
-    expect(poolSizeOf(withItems)).toBe(1000);
+    const withItems = { ...recorded, config: { ...recorded.config, items: 300 } };
+    expect(poolSizeOf(withItems)).toBe(300);
     const replayed = replayStopRule(withItems);
-    expect(replayed.rounds.map((r) => r.stop!.c.nmi.labelsStillNeeded)).toEqual([null, 184 - 75, 184 - 100, 184 - 125]);
+    expect(replayed.rounds.map((r) => r.stop!.c.nmi.labelsStillNeeded)).toEqual([null, 300 - 75, 300 - 100, 300 - 125]);
     // every round's record is the rule's on the history up to it
     const history = recorded.rounds.map((r) => ({ nLabels: r.nLabels, estimate: r.estimate.c.nmi, interval: r.interval!.c.nmi }));
-    expect(replayed.rounds[2].stop!.c.nmi).toEqual({ converged: false, labelsStillNeeded: stopDecision(history.slice(0, 3), { poolSize: 1000 }).labelsStillNeeded });
+    expect(replayed.rounds[2].stop!.c.nmi).toEqual({ converged: false, labelsStillNeeded: stopDecision(history.slice(0, 3), { poolSize: 300 }).labelsStillNeeded });
     // a run recorded before `items`: the pool read off its uniform seed stage (m rows, q = m / N each)
-    const seedStage = Array.from({ length: 40 }, (_, i) => ({ row: i, design: "uniform", score: null, q: 40 / 1000, order: i, round: 0 }));
-    const legacy = { ...recorded, draws: [...seedStage, { row: 99, design: "proportional", score: 1, q: 0.3, order: 40, round: 1 }] } as unknown as SimulationResult;
-    expect(poolSizeOf(legacy)).toBe(1000);
-    expect(replayStopRule(legacy).rounds.map((r) => r.stop!.c.nmi.labelsStillNeeded)).toEqual([null, 109, 84, 59]);
-    // neither: a pool without end, which asks for more
+    const seedStage = Array.from({ length: 30 }, (_, i) => ({ row: i, design: "uniform", score: null, q: 30 / 300, order: i, round: 0 }));
+    const legacy = { ...recorded, draws: [...seedStage, { row: 99, design: "proportional", score: 1, q: 0.3, order: 30, round: 1 }] } as unknown as SimulationResult;
+    expect(poolSizeOf(legacy)).toBe(300);
+    expect(replayStopRule(legacy).rounds.map((r) => r.stop!.c.nmi.labelsStillNeeded)).toEqual([null, 225, 200, 175]);
+    // neither: a pool without end
     expect(poolSizeOf(recorded)).toBeUndefined();
-    expect(replayStopRule(recorded).rounds[3].stop!.c.nmi.labelsStillNeeded).toBeGreaterThan(59);
+    expect(replayStopRule(recorded).rounds.map((r) => r.stop!.c.nmi.labelsStillNeeded)).toEqual([null, 400 - 75, 400 - 100, 400 - 125]);
   });
 
   it("the stop rule is judged at the first round it fires", () => {

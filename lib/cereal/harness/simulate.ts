@@ -176,7 +176,7 @@ export async function simulate(
   const surrogate: Surrogate | null = needsSurrogate(options) ? await factory(problem.embeddings, problem.numClasses) : null;
   const rounds: RoundRecord[] = [];
   // per clustering and metric, the estimates so far: the stop rule reads them
-  // the labels come from the bundle's n items: the projection's width law reaches 0 there
+  // the labels come from the bundle's n items: the projection asks for at most the ones left
   const recordStop = stopRecorder(problem.clusterings.map((c) => c.name), { ...options.stopRule, poolSize: n });
 
   try {

@@ -8,24 +8,17 @@ const point = (nLabels: number, estimate: number): HistoryPoint => {
 };
 
 describe("stop rule", () => {
-  it("fits the width law: a = 0.4, g = 1/2 from an unbounded pool", () => {
+  it("fits the width law: a = 0.4, g = 1/2", () => {
     const law = widthLaw([point(50, 0.5), point(100, 0.5), point(200, 0.5)])!;
     expect(law.a).toBeCloseTo(0.4, 10);
     expect(law.g).toBeCloseTo(0.5, 10);
   });
 
-  it("reads the widths against 1/n - 1/N from a pool of N items, so the width reaches 0 when every item is labeled", () => {
-    // w = 0.3 sqrt(1/n - 1/1000): 0.02 at 1 / ((0.02 / 0.3)^2 + 1/1000) = 183.7 labels; the same widths read as n^-g from an
-    // unbounded pool fall faster than 1/2 and ask for fewer
-    const pooled = [50, 75, 100].map((n): HistoryPoint => {
-      const w = 0.3 * Math.sqrt(1 / n - 1 / 1000);
-      return { nLabels: n, estimate: 0.5, interval: [0.5 - w / 2, 0.5 + w / 2] };
-    });
-    const law = widthLaw(pooled, 1000)!;
-    expect(law.a).toBeCloseTo(0.3, 10);
-    expect(law.g).toBeCloseTo(0.5, 10);
-    expect(stopDecision(pooled, { poolSize: 1000 }).labelsStillNeeded).toBe(184 - 100);
-    expect(widthLaw(pooled)!.g).toBeGreaterThan(0.5);
+  it("never asks for more labels than the pool has items left: labeling them all makes the metric exact", () => {
+    // 0.4 / sqrt(n) reaches 0.02 at 400 labels
+    const history = [point(50, 0.5), point(100, 0.5), point(150, 0.5)];
+    expect(stopDecision(history, { poolSize: 1000 }).labelsStillNeeded).toBe(400 - 150);
+    expect(stopDecision(history, { poolSize: 300 }).labelsStillNeeded).toBe(300 - 150);
   });
 
   it("holds the exponent to [1/2, 1] and draws the curve through the latest width", () => {
@@ -38,6 +31,8 @@ describe("stop rule", () => {
     const slow = at([[100, 0.04 * 2 ** 0.1], [200, 0.04]]);
     expect(widthLaw(slow)!.g).toBe(0.5);
     expect(stopDecision(slow).labelsStillNeeded).toBe(800 - 200);
+    // rising: no projection
+    expect(widthLaw(at([[100, 0.03], [200, 0.04]]))).toBeNull();
   });
 
   it("projects the labels still needed from the shrinking so far", () => {
@@ -76,6 +71,7 @@ describe("stop rule", () => {
     // with two later rounds round 0 still counts (a two-point fit swings widely)
     const early = [seedRound, point(100, 0.5), point(150, 0.5)];
     const withSeed = widthLaw(early)!;
+    expect(withSeed.g).toBeGreaterThan(0.5);
     expect(stopDecision(early).labelsStillNeeded).toBe(Math.ceil(Math.pow(0.02 / withSeed.a, -1 / withSeed.g) - 150 - 1e-6));
   });
 

@@ -1,10 +1,9 @@
 /**
  * When is an estimate good enough? A clustering's estimate of a metric has converged when its
  * interval is narrower than `maxWidth` and the estimate moved less than `maxMove` over the last
- * `window` rounds. The projection of labels still needed follows the width's law of sampling from a
- * finite pool of N items: width = a * (1/n - 1/N)^g (g = 1/2 the textbook rate; every item labeled,
- * no width left). g is fitted to the widths so far and held to [1/2, 1], and a is set so the curve
- * passes through the latest width; the projection solves it for maxWidth (widthLaw).
+ * `window` rounds. The projection of labels still needed fits width = a * n^-g to the widths so far,
+ * g held to [1/2, 1] and the curve drawn through the latest width (widthLaw), solves it for maxWidth,
+ * and never asks for more labels than the pool has items left.
  */
 
 export interface StopRuleOptions {
@@ -14,7 +13,7 @@ export interface StopRuleOptions {
   readonly maxMove?: number;
   /** rounds in the window: the estimate is compared across the current round and the `window` before it (default 3) */
   readonly window?: number;
-  /** the items the labels are drawn from (the project's or bundle's N); absent: a pool without end (pairwise answers), width = a n^-g */
+  /** the items the labels are drawn from (a project's or bundle's n): the projection asks for at most the ones left, labeling which makes the metric exact; absent: a pool without end (pairwise answers) */
   readonly poolSize?: number;
 }
 
@@ -40,17 +39,16 @@ const DEFAULTS = { maxWidth: 0.02, maxMove: 0.01, window: 3 };
 const EXPONENT_RANGE = [0.5, 1] as const;
 
 /**
- * The width law width = a * (1/n - 1/N)^g over the points with a positive width (N = poolSize, Infinity when absent): g by
- * least squares of log(width) on log(1/n - 1/N), held to EXPONENT_RANGE, and a through the latest point, the best reading
- * of where the width stands (the fit's own level is pulled by early rounds the estimate has since left). null when fewer
- * than two points or the fitted widths do not shrink (g <= 0). On digits at budget 1,000 (100 fresh seeds) the free power
- * law in n it replaced projected at 500 labels 0.68-77.9x the labels the interval then needed, and no projection at all
- * where early widths rose (the floor of the guarded interval widens it once the ppi table's jackknife reads wide); this law
- * 0.70-1.20x (MEASUREMENTS.md "Issue #23: the projection's width law").
+ * The width law width = a * n^-g over the points with a positive width: g by least squares of log(width) on log(n), held to
+ * EXPONENT_RANGE, and a through the latest point, the best reading of where the width stands (a free fit's level and slope
+ * are pulled by early rounds whose widths rose and fell as the guard's branches changed). null when fewer than two points or
+ * the fitted widths do not shrink (g <= 0). On 100 fresh digits runs at budget 1,000 the free power law it replaced projected
+ * at 200 labels up to 10^58 times the labels the interval then needed, and at 500 up to 78 times; this law 0.36-5.0x and
+ * 0.71-1.52x (MEASUREMENTS.md "Issue #23: the default on 100 fresh seeds, and the projection's width law").
  */
-export function widthLaw(history: readonly HistoryPoint[], poolSize = Infinity): { a: number; g: number } | null {
+export function widthLaw(history: readonly HistoryPoint[]): { a: number; g: number } | null {
   const pts = history
-    .map((h) => ({ x: Math.log(1 / h.nLabels - 1 / poolSize), y: Math.log(h.interval[1] - h.interval[0]) }))
+    .map((h) => ({ x: Math.log(h.nLabels), y: Math.log(h.interval[1] - h.interval[0]) }))
     .filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
   if (pts.length < 2) return null;
   const mx = pts.reduce((s, p) => s + p.x, 0) / pts.length;
@@ -61,15 +59,10 @@ export function widthLaw(history: readonly HistoryPoint[], poolSize = Infinity):
     sxy += (p.x - mx) * (p.y - my);
     sxx += (p.x - mx) ** 2;
   }
-  if (sxx === 0 || sxy / sxx <= 0) return null;
-  const g = Math.min(EXPONENT_RANGE[1], Math.max(EXPONENT_RANGE[0], sxy / sxx));
+  if (sxx === 0 || -sxy / sxx <= 0) return null;
+  const g = Math.min(EXPONENT_RANGE[1], Math.max(EXPONENT_RANGE[0], -sxy / sxx));
   const latest = pts[pts.length - 1];
-  return { a: Math.exp(latest.y - g * latest.x), g };
-}
-
-/** the labels at which the law's width reaches `width`: 1/n = (width / a)^(1/g) + 1/N */
-function labelsAtWidth(law: { a: number; g: number }, width: number, poolSize: number): number {
-  return 1 / (Math.pow(width / law.a, 1 / law.g) + 1 / poolSize);
+  return { a: Math.exp(latest.y + g * latest.x), g };
 }
 
 /**
@@ -100,10 +93,10 @@ export function stopDecision(history: readonly HistoryPoint[], options: StopRule
   let labelsStillNeeded: number | null;
   if (width < maxWidth) labelsStillNeeded = 0;
   else {
-    const law = widthLaw(projectionHistory(history), poolSize);
+    const law = widthLaw(projectionHistory(history));
     if (!law) labelsStillNeeded = null;
     else {
-      const needed = labelsAtWidth(law, maxWidth, poolSize);
+      const needed = Math.min(Math.pow(maxWidth / law.a, -1 / law.g), poolSize);
       // (the 1e-6 keeps a rounding error from asking for one label more); still too wide is never "0 needed"
       labelsStillNeeded = Number.isFinite(needed) ? Math.max(1, Math.ceil(needed - last.nLabels - 1e-6)) : null;
     }

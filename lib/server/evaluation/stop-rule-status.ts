@@ -7,8 +7,9 @@ import type { SessionUser } from "../auth/session";
 /**
  * The stop rule (lib/cereal/method/stop-rule.ts) applied to each clustering's estimate history, per metric:
  * converged or not, and the labels still needed by the width law. A clusterwise project's labels come from its n
- * items, which the law reads (the width reaches 0 when every item is labeled); a pairwise project's answers come from the
- * n(n-1)/2 pairs, a pool without end to it. Rounds without an interval are left out, since the rule reads widths.
+ * items, so the projection asks for at most the ones left (labeling them all makes the metric exact); a pairwise
+ * project's answers come from the n(n-1)/2 pairs, a pool without end. Rounds without an interval are left out, since
+ * the rule reads widths.
  */
 export async function stopRuleStatus(user: SessionUser, projectId: string) {
   await requireProjectRole(user, projectId, "OWNER");
