@@ -41,7 +41,7 @@ const EXPONENT_RANGE = [0.5, 1] as const;
 /**
  * The width law width = a * n^-g over the points with a positive width: g by least squares of log(width) on log(n), held to
  * EXPONENT_RANGE, and a through the latest point, the best reading of where the width stands (a free fit's level and slope
- * are pulled by early rounds whose widths rose and fell as the guard's branches changed). null when fewer than two points or
+ * are pulled by early rounds whose widths rose and fell). null when fewer than two points or
  * the fitted widths do not shrink (g <= 0). On 100 fresh digits runs at budget 1,000 the free power law it replaced projected
  * at 200 labels up to 10^58 times the labels the interval then needed, and at 500 up to 78 times; this law 0.36-5.0x and
  * 0.71-1.52x (MEASUREMENTS.md "Issue #23: the default on 100 fresh seeds, and the projection's width law").
