@@ -119,6 +119,34 @@ describe("simulate", () => {
     expect(later.map((d) => d.round)).toEqual([...Array(40).fill(1), ...Array(40).fill(2), ...Array(20).fill(3)]);
   });
 
+  it("scoreCalibrated: the residual scores read pi at the round's fitted temperature, from the first round that has one", async () => {
+    const { problem, labels } = await digitsProblem();
+    const run = (scoreCalibrated: boolean) =>
+      simulate(problem, labels, createKnnSurrogateFactory(), {
+        acquisition: "residual",
+        estimator: argmaxEstimator,
+        fixmatch: false,
+        seed: 2,
+        seedSize: 30,
+        batch: 40,
+        budget: 150,
+        intervals: false,
+        scoreCalibrated,
+      });
+    const [raw, scaled] = await Promise.all([run(false), run(true)]);
+    expect(scaled.config.scoreCalibrated).toBe(true);
+    expect(raw.config.scoreCalibrated).toBe(false);
+    // round 0 has no out-of-sample evidence (temperature 1): the first drawn batch is the same
+    expect(scaled.rounds[0].calibration?.temperature).toBe(1);
+    expect(scaled.draws.slice(0, 70)).toEqual(raw.draws.slice(0, 70));
+    // from round 1 on a temperature is fitted (the kNN fake reads overconfident on 30 labels: T > 1 softens pi), so
+    // every predicted residual, and the scores of the batch drawn, move the way the temperature says
+    const temperature = scaled.rounds[1].calibration!.temperature;
+    expect(Math.abs(temperature - 1)).toBeGreaterThan(0.1);
+    const meanScore = (draws: typeof raw.draws) => draws.reduce((a, d) => a + d.score!, 0) / draws.length;
+    expect(Math.sign(meanScore(scaled.draws.slice(70, 110)) - meanScore(raw.draws.slice(70, 110)))).toBe(Math.sign(temperature - 1));
+  });
+
   it("Random as a baseline fits no surrogate and estimates on the labels alone", async () => {
     const { problem, labels } = await digitsProblem();
     let created = 0;

@@ -57,6 +57,8 @@ export interface SimulateOptions {
   readonly trainerGuard?: boolean;
   /** temperature scaling of pi for the estimators (default false, see RoundOptions.calibrate) */
   readonly calibrate?: boolean;
+  /** the acquisition scores read the temperature-scaled pi (default false, see RoundOptions.scoreCalibrated) */
+  readonly scoreCalibrated?: boolean;
   /** asynchronous stages (stage-schedule.ts): stage s is drawn with round s - 1 - lag's ranking; 0 (default) is the synchronous loop */
   readonly lag?: number;
   /** difficulty-dependent non-response (respond.ts): a draw is skipped with this probability on a hard row, a fifth of it elsewhere (default 0) */
@@ -202,6 +204,7 @@ export async function simulate(
         intervals: options.intervals,
         compare: options.compare,
         calibrate: options.calibrate,
+        scoreCalibrated: options.scoreCalibrated,
         trainerGuard: options.trainerGuard,
         exclude: skipped.size > 0 ? Int32Array.from(skipped) : undefined,
         onProgress: options.onProgress,
@@ -286,6 +289,7 @@ export async function simulate(
       estimator: options.estimator.name,
       compare: (options.compare ?? []).map((e) => e.name),
       calibrate: options.calibrate ?? false,
+      scoreCalibrated: options.scoreCalibrated ?? false,
       trainerGuard: options.trainerGuard ?? false,
       fixmatch: options.fixmatch,
       seed: options.seed,

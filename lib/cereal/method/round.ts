@@ -54,6 +54,10 @@ export interface RoundOptions {
    * out-of-sample predictions (default false: that temperature belongs to the older, weaker models
    * and over-softens the current one; the report is computed either way) */
   readonly calibrate?: boolean;
+  /** the acquisition scores read pi temperature-scaled by this round's out-of-sample fit (default false: the raw pi, the
+   * paper's scores); the recorded predictions and the estimators keep theirs. For the residual score, whose predicted
+   * residual an overconfident pi understates (ESTIMATORS.md "Active inference") */
+  readonly scoreCalibrated?: boolean;
   readonly health?: HealthOptions;
   /** train supervised instead of FixMatch while the surrogate is flagged weak (measured out of sample before the fit):
    * on overlapping classes FixMatch confirms its own mistakes (issue #12: 13-37% accurate against 57% supervised) */
@@ -275,8 +279,10 @@ export function acquireRound(state: CerealState, fitted: FittedRound, estimated:
   }
   const pool = acquisitionPool(unlabeled, proba, mc, C, options.exclude);
   const eps = estimated.nextEps;
+  const temperature = calibration?.temperature ?? 1;
+  const scored = options.scoreCalibrated === true && pool.proba && temperature !== 1 ? temperatureScale(pool.proba, C, temperature) : pool.proba;
   const { design, draws, scores } = acquireBatch(
-    { numClasses: C, clusterings: problem.clusterings, pool: pool.rows, proba: pool.proba, mc: pool.mc, currentClasses },
+    { numClasses: C, clusterings: problem.clusterings, pool: pool.rows, proba: scored, mc: pool.mc, currentClasses },
     { acquisition: options.acquisition, n: options.batch, design: options.design, scoreMode: options.scoreMode, eps },
     Random.from(options.seed, "acquire", round),
   );
