@@ -77,6 +77,10 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     estimate: "as guarded (its interval is the guarded estimator's before its spread was held to the jackknife's).",
     interval: BLENDED_INTERVAL,
   },
+  "guarded-plain-mean": {
+    estimate: "as guarded, but once the labels number one per cell of the clustering's table the mean takes the prediction-powered estimate without its jackknife correction.",
+    interval: BLENDED_INTERVAL,
+  },
   "guarded-plain-ppi": {
     estimate: `${GUARDED_ESTIMATE} As guarded-pick, but where overconfident or the labels are plentiful it reports the prediction-powered table without the jackknife correction (the guarded estimator before issue #23's jackknifed branches).`,
     interval: GUARDED_INTERVAL_BEFORE,

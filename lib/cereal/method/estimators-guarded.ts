@@ -92,6 +92,9 @@ export interface GuardOptions extends HealthOptions {
   /** true (the default's): the ppi draws' spread no narrower than the ppi table's grouped-jackknife standard error (times the
    * level's quantile); absent or false: as drawn (guarded-no-floor and the earlier forms) */
   readonly spreadFloorJackknife?: boolean;
+  /** with a blend: from this many labels per cell of the clustering's table on, the ppi side is the plain table's metrics, not
+   * the jackknifed ones (absent: jackknifed at every number of labels; guarded-plain-mean: 1) */
+  readonly blendPlainPpiPerCell?: number;
 }
 
 /** how a blend weighs the two: by squared errors, the ppi side's its jackknife variance ("se") or that plus the square of the
@@ -220,7 +223,9 @@ export function guardedMetrics(input: EstimatorInput, clustering: TestClustering
   if (state === "diffuse") return metricsFromTable(ppiTable(input, clustering, PPI_HARD));
   if (guard.blend) {
     const softMetrics = soft ?? metricsFromTable(softTable(input, clustering));
-    return blendedMetrics(softMetrics, ppiJackknife(input, clustering, PPI), guard.blend);
+    const ppi = ppiJackknife(input, clustering, PPI);
+    const plain = guard.blendPlainPpiPerCell !== undefined && labelsArePlentiful(input.labeled.rows.length, input.numClasses, clustering.k, guard.blendPlainPpiPerCell);
+    return blendedMetrics(softMetrics, plain ? { ...ppi, corrected: ppi.full } : ppi, guard.blend);
   }
   if (state === "overconfident" || state === "gap" || state === "plentiful") {
     if (guard.jackknifePpi !== false) return ppiJackknifeMetrics(input, clustering);
@@ -278,6 +283,12 @@ function ppiJackknifeSe(input: EstimatorInput, clustering: TestClustering, guard
  * 0.892 (MEASUREMENTS.md "Issue #23: the draws' spread floored at the jackknife's")
  */
 export const guardedEstimator = guardedEstimatorOf("guarded", { blend: "half", spreadFloorJackknife: true });
+/**
+ * the default with the plain ppi table's metrics in its mean once the labels number one per cell of the clustering's table
+ * (classes x clusters), the jackknifed ones before: the jackknife removes mutual information's small-sample bias, which matters
+ * while cells hold few labels, and later adds its own variance (MEASUREMENTS.md "Issue #23: active inference at budget 1,000")
+ */
+export const guardedPlainMeanEstimator = guardedEstimatorOf("guarded-plain-mean", { blend: "half", spreadFloorJackknife: true, blendPlainPpiPerCell: 1 });
 /** the default before the floor on its spread: the ppi draws' spread as drawn */
 export const guardedNoFloorEstimator = guardedEstimatorOf("guarded-no-floor", { blend: "half" });
 /** the default before the average: the soft table only while pi is neither weak, diffuse nor overconfident with a soft-ppi gap to show, and the labels are few per cell; the ppi table jackknifed wherever it is reported, its interval then reaching the soft estimate */

@@ -7,6 +7,7 @@ import {
   guardedEstimator,
   guardedMetrics,
   guardedNoFloorEstimator,
+  guardedPlainMeanEstimator,
   guardedNoGapEstimator,
   guardedNoOverconfidenceEstimator,
   guardedOverconfident15Estimator,
@@ -186,6 +187,29 @@ describe("surrogate health: calibration", () => {
     }
     // here ACC's draws spread less than its jackknife standard error allows: the floor widened that interval
     expect(floored.acc[1] - floored.acc[0]).toBeGreaterThan(plain.acc[1] - plain.acc[0] + 0.01);
+  });
+
+  it("guarded-plain-mean: with a label per cell of the table and more, the mean takes the plain ppi metrics, guarded the jackknifed ones", () => {
+    const calibrated = { predicted: [0.8, 0.2] as [number, number], right: (i: number) => i % 5 !== 0 };
+    const all = batchesOf([calibrated, calibrated, calibrated, calibrated]);
+    const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: all.n }, (_, i) => i % 2) };
+    // 122 labels hold one per cell of the 2 x 2 table and more
+    const m = 122;
+    const input: EstimatorInput = {
+      ...all,
+      labeled: { rows: all.labeled.rows.slice(0, m), labels: all.labeled.labels.slice(0, m) },
+      draws: all.draws.slice(0, m),
+      unlabeled: all.labeled.rows.slice(m),
+      proba: Float32Array.from({ length: 2 * (all.n - m) }, (_, j) => (j % 2 ? 0.2 : 0.8)),
+    };
+    const soft = metricsFromTable(softTable(input, clusters));
+    const ppi = jackknife(input, (i) => ppiTable(i, clusters, { pseudo: "soft", lambda: "tuned" }));
+    const plainMean = guardedPlainMeanEstimator.metrics!(input, clusters);
+    for (const key of METRIC_KEYS) expect(plainMean[key]).toBeCloseTo((soft[key] + ppi.full[key]) / 2, 12);
+    const guarded = guardedEstimator.metrics!(input, clusters);
+    for (const key of METRIC_KEYS) expect(guarded[key]).toBeCloseTo((soft[key] + ppi.corrected[key]) / 2, 12);
+    // the jackknife moves NMI here, so the two estimators differ
+    expect(Math.abs(plainMean.nmi - guarded.nmi)).toBeGreaterThan(1e-6);
   });
 
   it("a surrogate once read as overconfident stays so: later calibrated windows do not give the soft table back", () => {
