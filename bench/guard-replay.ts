@@ -232,6 +232,17 @@ const overconfidentNeedsGapBeforePlentiful =
     return picked === "ppi" && !gapFires(r, c, z) ? "soft" : picked;
   };
 
+/** the mean of softPpiAverage(0.5) with the plain ppi NMI in place of the jackknifed once the labels number `perCell` per cell
+ * of the clustering's table (the registered `guarded-plain-mean` at 1), the recorded guard where weak or diffuse */
+const plainPpiMeanFrom =
+  (perCell: number): Pick =>
+  (r, _earlier, c, run) => {
+    const h = r.surrogateHealth;
+    if (h?.weak || h?.diffuse) return "guarded";
+    const b = r.byEstimator!;
+    return (b.soft.estimate[c].nmi + b[plentiful(perCell, r, c, run) ? "ppi" : "ppi-jackknife"].estimate[c].nmi) / 2;
+  };
+
 /** the round's surrogate is the Gaussian mixture (`--surrogate select` records the family it chose as the backend) */
 const mixtureChosen = (r: RoundRecord) => r.backend?.startsWith("mixture:") ?? false;
 /** the recorded guard, but the soft table where the mixture predicts and reads calibrated within `maxGap` (the previous
@@ -319,6 +330,10 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
       ["soft 0.5 : ppi-jackknife 0.5 wherever not diffuse (weak rounds too)", softPpiAverage(0.5, "everywhere")],
       ["the recorded guard, soft 0.5 : ppi-jackknife 0.5 only where guarded-pick left the soft table for ppi (not weak)", softPpiAverage(0.5, { accuracyBelow: 0 })],
       ...[0.7, 0.8, 0.9].map((a): [string, Pick] => [`... and where it kept soft but the recent accuracy is below ${a}`, softPpiAverage(0.5, { accuracyBelow: a })]),
+    );
+  if (group.every((r) => bundles.has(r.bundle) && r.rounds.every((round) => round.byEstimator?.soft && round.byEstimator?.ppi && round.byEstimator?.["ppi-jackknife"])))
+    replayed.push(
+      ...[1, 2, 5].map((t): [string, Pick] => [`the recorded guard where weak or diffuse, else soft 0.5 : ppi 0.5 from ${t} labels per cell on (jackknifed before)${t === 1 ? " (guarded-plain-mean)" : ""}`, plainPpiMeanFrom(t)]),
     );
   if (replayable && group.every((r) => residualReadings.has(r)))
     replayed.push(
