@@ -38,7 +38,7 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   "ppi-labels": { estimate: "prediction-powered as ppi with no surrogate term (lambda = 0): the labels alone, weighted by how they were drawn, each cluster rescaled to its size.", interval: BOOTSTRAP },
   "ppi-jackknife": { estimate: "prediction-powered as ppi, with a jackknife correction of its small-sample bias (what the guarded estimator reports whenever it reports the prediction-powered table).", interval: BOOTSTRAP },
   guarded: {
-    estimate: `the mean of soft (labels + the surrogate's class distributions) and prediction-powered with a jackknife correction of its small-sample bias (where the two disagree the truth has mostly lain between them), except ${GUARDED_BRANCHES}`,
+    estimate: `the mean of soft (labels + the surrogate's class distributions) and prediction-powered (where the two disagree the truth has mostly lain between them), the latter with a jackknife correction of its small-sample bias until the labels number one per cell of the clustering's table (classes × clusters), except ${GUARDED_BRANCHES}`,
     interval: FLOORED_INTERVAL,
   },
   "guarded-pick": {
@@ -77,9 +77,9 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     estimate: "as guarded (its interval is the guarded estimator's before its spread was held to the jackknife's).",
     interval: BLENDED_INTERVAL,
   },
-  "guarded-plain-mean": {
-    estimate: "as guarded, but once the labels number one per cell of the clustering's table the mean takes the prediction-powered estimate without its jackknife correction.",
-    interval: BLENDED_INTERVAL,
+  "guarded-jackknifed-mean": {
+    estimate: "as guarded, but its mean takes the prediction-powered estimate with the jackknife correction at every number of labels (the guarded estimator before it dropped the correction from one label per cell on).",
+    interval: FLOORED_INTERVAL,
   },
   "guarded-plain-ppi": {
     estimate: `${GUARDED_ESTIMATE} As guarded-pick, but where overconfident or the labels are plentiful it reports the prediction-powered table without the jackknife correction (the guarded estimator before issue #23's jackknifed branches).`,

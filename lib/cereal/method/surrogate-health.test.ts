@@ -7,7 +7,7 @@ import {
   guardedEstimator,
   guardedMetrics,
   guardedNoFloorEstimator,
-  guardedPlainMeanEstimator,
+  guardedJackknifedMeanEstimator,
   guardedNoGapEstimator,
   guardedNoOverconfidenceEstimator,
   guardedOverconfident15Estimator,
@@ -158,7 +158,7 @@ describe("surrogate health: calibration", () => {
     expect(readsOverconfident({ count: 19, gap: -0.5 })).toBe(false);
   });
 
-  it("guarded: the ppi draws' spread no narrower than the ppi table's jackknife standard error allows, on the same draws", () => {
+  it("guarded's floor: the ppi draws' spread no narrower than the ppi table's jackknife standard error allows, on the same draws", () => {
     const calibrated = { predicted: [0.8, 0.2] as [number, number], right: (i: number) => i % 5 !== 0 };
     // three batches labeled, the fourth's 40 rows left unlabeled with the same pi
     const all = batchesOf([calibrated, calibrated, calibrated, calibrated]);
@@ -173,11 +173,13 @@ describe("surrogate health: calibration", () => {
     const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: input.n }, (_, i) => i % 2) };
     const se = jackknife(input, (i) => ppiTable(i, clusters, { pseudo: "soft", lambda: "tuned" })).se!;
     expect(guardedEstimator.intervalSpreadFloor!(input, clusters)).toEqual(se);
+    expect(guardedJackknifedMeanEstimator.intervalSpreadFloor!(input, clusters)).toEqual(se);
     expect(guardedNoFloorEstimator.intervalSpreadFloor).toBeUndefined();
-    expect(guardedNoFloorEstimator.metrics!(input, clusters)).toEqual(guardedEstimator.metrics!(input, clusters));
-    const floored = bootstrapIntervals(input, [clusters], guardedEstimator, { seed: 3, draws: 100 }).interval.c;
+    // guarded-no-floor is the jackknifed mean without the floor: the same estimate as guarded-jackknifed-mean, so their draws compare
+    expect(guardedNoFloorEstimator.metrics!(input, clusters)).toEqual(guardedJackknifedMeanEstimator.metrics!(input, clusters));
+    const floored = bootstrapIntervals(input, [clusters], guardedJackknifedMeanEstimator, { seed: 3, draws: 100 }).interval.c;
     const plain = bootstrapIntervals(input, [clusters], guardedNoFloorEstimator, { seed: 3, draws: 100 }).interval.c;
-    const estimate = guardedEstimator.metrics!(input, clusters);
+    const estimate = guardedJackknifedMeanEstimator.metrics!(input, clusters);
     const z = normalQuantile(0.95);
     for (const k of ["nmi", "ari", "acc"] as const) {
       expect(floored[k][0]).toBeLessThanOrEqual(plain[k][0]);
@@ -189,7 +191,7 @@ describe("surrogate health: calibration", () => {
     expect(floored.acc[1] - floored.acc[0]).toBeGreaterThan(plain.acc[1] - plain.acc[0] + 0.01);
   });
 
-  it("guarded-plain-mean: with a label per cell of the table and more, the mean takes the plain ppi metrics, guarded the jackknifed ones", () => {
+  it("guarded: with a label per cell of the table and more, the mean takes the plain ppi metrics (guarded-jackknifed-mean the jackknifed ones)", () => {
     const calibrated = { predicted: [0.8, 0.2] as [number, number], right: (i: number) => i % 5 !== 0 };
     const all = batchesOf([calibrated, calibrated, calibrated, calibrated]);
     const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: all.n }, (_, i) => i % 2) };
@@ -204,12 +206,12 @@ describe("surrogate health: calibration", () => {
     };
     const soft = metricsFromTable(softTable(input, clusters));
     const ppi = jackknife(input, (i) => ppiTable(i, clusters, { pseudo: "soft", lambda: "tuned" }));
-    const plainMean = guardedPlainMeanEstimator.metrics!(input, clusters);
-    for (const key of METRIC_KEYS) expect(plainMean[key]).toBeCloseTo((soft[key] + ppi.full[key]) / 2, 12);
     const guarded = guardedEstimator.metrics!(input, clusters);
-    for (const key of METRIC_KEYS) expect(guarded[key]).toBeCloseTo((soft[key] + ppi.corrected[key]) / 2, 12);
+    for (const key of METRIC_KEYS) expect(guarded[key]).toBeCloseTo((soft[key] + ppi.full[key]) / 2, 12);
+    const jackknifed = guardedJackknifedMeanEstimator.metrics!(input, clusters);
+    for (const key of METRIC_KEYS) expect(jackknifed[key]).toBeCloseTo((soft[key] + ppi.corrected[key]) / 2, 12);
     // the jackknife moves NMI here, so the two estimators differ
-    expect(Math.abs(plainMean.nmi - guarded.nmi)).toBeGreaterThan(1e-6);
+    expect(Math.abs(guarded.nmi - jackknifed.nmi)).toBeGreaterThan(1e-6);
   });
 
   it("a surrogate once read as overconfident stays so: later calibrated windows do not give the soft table back", () => {
@@ -312,18 +314,20 @@ describe("surrogate health: calibration", () => {
     expect(guardedMetrics(sharp, clusters, { blend: "se", plentifulPerCell: null })).toEqual(blended);
     expect(guardedBlendEstimator.metrics!(sharp, clusters)).toEqual(blended);
     expect(guardedBlendEstimator.intervalReach!(sharp, clusters)).toEqual(soft);
-    expect(guardedEstimator.metrics!(sharp, clusters).nmi).toBeCloseTo((soft.nmi + jack.corrected.nmi) / 2, 12);
+    // 42 labels hold one per cell of the 2 x 2 table: the default's mean takes the plain ppi metrics, the jackknifed form the corrected ones
+    expect(guardedEstimator.metrics!(sharp, clusters).nmi).toBeCloseTo((soft.nmi + jack.full.nmi) / 2, 12);
+    expect(guardedJackknifedMeanEstimator.metrics!(sharp, clusters).nmi).toBeCloseTo((soft.nmi + jack.corrected.nmi) / 2, 12);
     expect(blended).not.toEqual(jack.corrected);
     // a weak surrogate (right on 10 of 40) keeps the guard's weak branch: the jackknifed ppi table alone
     const weak = batchOf([0.9, 0.1], (i) => i % 4 === 0);
     const weakClusters: TestClustering = { name: "w", k: 2, assignments: Int32Array.from({ length: weak.n }, (_, i) => i % 2) };
     expect(guardedMetrics(weak, weakClusters, { blend: "se" })).toEqual(guardedMetrics(weak, weakClusters));
     expect(guardedMetrics(weak, weakClusters, { blend: "se" })).toEqual(jackknifeMetrics(weak, (i) => ppiTable(i, weakClusters, { pseudo: "soft", lambda: "tuned" })));
-    // the default (the mean) on a healthy surrogate: half the soft table's metrics, half the jackknifed ppi table's, its interval
-    // reaching the soft estimate; the estimate rests on the labels only where the surrogate is weak
+    // the default (the mean) on a healthy surrogate: half the soft table's metrics, half the ppi table's (plain: 4 labels, one a
+    // cell of the 2 x 2 table), its interval reaching the soft estimate; the estimate rests on the labels only where the surrogate is weak
     const good = setup([0.9, 0.1], [0.2, 0.8]);
     const goodSoft = metricsFromTable(softTable(good, clustering));
-    const goodPpi = jackknifeMetrics(good, (i) => ppiTable(i, clustering, { pseudo: "soft", lambda: "tuned" }));
+    const goodPpi = metricsFromTable(ppiTable(good, clustering, { pseudo: "soft", lambda: "tuned" }));
     expect(guardedPickEstimator.metrics!(good, clustering)).toEqual(goodSoft);
     for (const k of METRIC_KEYS) expect(guardedEstimator.metrics!(good, clustering)[k]).toBeCloseTo((goodSoft[k] + goodPpi[k]) / 2, 12);
     expect(guardedEstimator.intervalReach!(good, clustering)).toEqual(goodSoft);
