@@ -233,7 +233,7 @@ const overconfidentNeedsGapBeforePlentiful =
   };
 
 /** the mean of softPpiAverage(0.5) with the plain ppi NMI in place of the jackknifed once the labels number `perCell` per cell
- * of the clustering's table (the registered `guarded-plain-mean` at 1), the recorded guard where weak or diffuse */
+ * of the clustering's table (the default `guarded` at 1, since 2026-12-05), the recorded guard where weak or diffuse */
 const plainPpiMeanFrom =
   (perCell: number): Pick =>
   (r, _earlier, c, run) => {
@@ -333,7 +333,7 @@ for (const [label, group] of [...byBundle.entries()].sort()) {
     );
   if (group.every((r) => bundles.has(r.bundle) && r.rounds.every((round) => round.byEstimator?.soft && round.byEstimator?.ppi && round.byEstimator?.["ppi-jackknife"])))
     replayed.push(
-      ...[1, 2, 5].map((t): [string, Pick] => [`the recorded guard where weak or diffuse, else soft 0.5 : ppi 0.5 from ${t} labels per cell on (jackknifed before)${t === 1 ? " (guarded-plain-mean)" : ""}`, plainPpiMeanFrom(t)]),
+      ...[1, 2, 5].map((t): [string, Pick] => [`the recorded guard where weak or diffuse, else soft 0.5 : ppi 0.5 from ${t} labels per cell on (jackknifed before)${t === 1 ? " (guarded since 2026-12-05)" : ""}`, plainPpiMeanFrom(t)]),
     );
   if (replayable && group.every((r) => residualReadings.has(r)))
     replayed.push(
