@@ -131,6 +131,21 @@ function batchesOf(batches: { predicted: [number, number]; right: (i: number) =>
   };
 }
 const batchOf = (predicted: [number, number], right: (i: number) => boolean) => batchesOf([{ predicted, right }]);
+/** four calibrated batches (pi 0.8 : 0.2, right on 32 of 40), the first three labeled (122 rows with the seed), the fourth's 40
+ * rows left unlabeled with the same pi; and the two-cluster clustering over them */
+function threeOfFourLabeled(): { input: EstimatorInput; clusters: TestClustering } {
+  const calibrated = { predicted: [0.8, 0.2] as [number, number], right: (i: number) => i % 5 !== 0 };
+  const all = batchesOf([calibrated, calibrated, calibrated, calibrated]);
+  const m = 2 + 3 * 40;
+  const input: EstimatorInput = {
+    ...all,
+    labeled: { rows: all.labeled.rows.slice(0, m), labels: all.labeled.labels.slice(0, m) },
+    draws: all.draws.slice(0, m),
+    unlabeled: all.labeled.rows.slice(m),
+    proba: Float32Array.from({ length: 2 * (all.n - m) }, (_, j) => (j % 2 ? 0.2 : 0.8)),
+  };
+  return { input, clusters: { name: "c", k: 2, assignments: Int32Array.from({ length: input.n }, (_, i) => i % 2) } };
+}
 
 describe("surrogate health: calibration", () => {
   it("flags a diffuse pi (underconfident), not a calibrated or an overconfident one", () => {
@@ -159,18 +174,7 @@ describe("surrogate health: calibration", () => {
   });
 
   it("guarded's floor: the ppi draws' spread no narrower than the ppi table's jackknife standard error allows, on the same draws", () => {
-    const calibrated = { predicted: [0.8, 0.2] as [number, number], right: (i: number) => i % 5 !== 0 };
-    // three batches labeled, the fourth's 40 rows left unlabeled with the same pi
-    const all = batchesOf([calibrated, calibrated, calibrated, calibrated]);
-    const m = 2 + 3 * 40;
-    const input: EstimatorInput = {
-      ...all,
-      labeled: { rows: all.labeled.rows.slice(0, m), labels: all.labeled.labels.slice(0, m) },
-      draws: all.draws.slice(0, m),
-      unlabeled: all.labeled.rows.slice(m),
-      proba: Float32Array.from({ length: 2 * (all.n - m) }, (_, j) => (j % 2 ? 0.2 : 0.8)),
-    };
-    const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: input.n }, (_, i) => i % 2) };
+    const { input, clusters } = threeOfFourLabeled();
     const se = jackknife(input, (i) => ppiTable(i, clusters, { pseudo: "soft", lambda: "tuned" })).se!;
     expect(guardedEstimator.intervalSpreadFloor!(input, clusters)).toEqual(se);
     expect(guardedJackknifedMeanEstimator.intervalSpreadFloor!(input, clusters)).toEqual(se);
@@ -192,18 +196,8 @@ describe("surrogate health: calibration", () => {
   });
 
   it("guarded: with a label per cell of the table and more, the mean takes the plain ppi metrics (guarded-jackknifed-mean the jackknifed ones)", () => {
-    const calibrated = { predicted: [0.8, 0.2] as [number, number], right: (i: number) => i % 5 !== 0 };
-    const all = batchesOf([calibrated, calibrated, calibrated, calibrated]);
-    const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: all.n }, (_, i) => i % 2) };
     // 122 labels hold one per cell of the 2 x 2 table and more
-    const m = 122;
-    const input: EstimatorInput = {
-      ...all,
-      labeled: { rows: all.labeled.rows.slice(0, m), labels: all.labeled.labels.slice(0, m) },
-      draws: all.draws.slice(0, m),
-      unlabeled: all.labeled.rows.slice(m),
-      proba: Float32Array.from({ length: 2 * (all.n - m) }, (_, j) => (j % 2 ? 0.2 : 0.8)),
-    };
+    const { input, clusters } = threeOfFourLabeled();
     const soft = metricsFromTable(softTable(input, clusters));
     const ppi = jackknife(input, (i) => ppiTable(i, clusters, { pseudo: "soft", lambda: "tuned" }));
     const guarded = guardedEstimator.metrics!(input, clusters);
