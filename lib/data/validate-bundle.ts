@@ -35,7 +35,6 @@ const manifestSchema = z.object({
     }),
   ),
 });
-export type ValidatedManifest = z.infer<typeof manifestSchema>;
 
 export interface BundleSummary {
   readonly name: string;

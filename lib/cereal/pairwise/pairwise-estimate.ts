@@ -15,7 +15,6 @@ import { sameProbability } from "./pair-surrogate";
 import type { Random } from "../../random/named-streams";
 
 export type PseudoLabelStrategy = "all" | "thresholded";
-export const PSEUDO_LABEL_STRATEGIES: readonly PseudoLabelStrategy[] = ["all", "thresholded"];
 
 /** rows that appear in at least one answered pair, increasing */
 export function pairedRows(pairs: LabeledPairs, n: number): Int32Array {
