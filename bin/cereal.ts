@@ -59,7 +59,7 @@ const USAGE = `usage:
                   [--threshold 0.95] [--surrogate mlp|fake|mixture|select|select-cells|select-both (select: the MLP or the Gaussian mixture by out-of-sample log-loss; select-cells: by the soft table's cell bias; select-both: the mixture where both prefer it)]
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1] [--uniform-while-ppi on|off]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
-                  [--compare all|NAME,NAME] [--record-predictions] [--calibrate] [--score-calibrated] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
+                  [--compare all|NAME,NAME] [--record-predictions] [--calibrate] [--score-calibrated] [--residual-when-calibrated GAP (the residual score where pi reads calibrated within GAP)] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
                   [--lag 0 (asynchronous stages drawn with rankings L rounds old)] [--skip-rate 0 (skips: P on hard rows, P/5 elsewhere)]
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
@@ -99,6 +99,13 @@ function num(value: string | undefined, name: string, fallback: number): number 
   const n = Number(value);
   if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got '${value}'`);
   return n;
+}
+
+/** --residual-when-calibrated: a gap between accuracy and confidence, 0 to 1 */
+function calibrationGap(value: string): number {
+  const gap = num(value, "residual-when-calibrated", 0.05);
+  if (gap < 0 || gap > 1) throw new UsageError(`--residual-when-calibrated is a gap between accuracy and confidence, from 0 to 1 (e.g. 0.05), got '${value}'`);
+  return gap;
 }
 
 function oneOf<T extends string>(value: string | undefined, name: string, allowed: readonly T[], fallback: T): T {
@@ -179,6 +186,7 @@ const SIMULATE_OPTIONS = {
   compare: { type: "string" },
   calibrate: { type: "boolean", default: false },
   "score-calibrated": { type: "boolean", default: false },
+  "residual-when-calibrated": { type: "string" },
   recommended: { type: "boolean", default: false },
   "trainer-guard": { type: "boolean", default: false },
   mode: { type: "string" },
@@ -254,6 +262,7 @@ async function runSimulate(argv: string[]): Promise<void> {
     compare: parseCompare(values.compare),
     calibrate: values.calibrate,
     scoreCalibrated: values["score-calibrated"],
+    residualWhenCalibrated: values["residual-when-calibrated"] === undefined ? undefined : calibrationGap(values["residual-when-calibrated"]),
     trainerGuard: values["trainer-guard"],
     lag: int(values.lag, "lag", 0),
     skipRate,

@@ -147,6 +147,34 @@ describe("simulate", () => {
     expect(Math.sign(meanScore(scaled.draws.slice(70, 110)) - meanScore(raw.draws.slice(70, 110)))).toBe(Math.sign(temperature - 1));
   });
 
+  it("residualWhenCalibrated: the residual score from the first round whose earlier models read calibrated within the gap", async () => {
+    const { problem, labels } = await digitsProblem();
+    const run = (residualWhenCalibrated?: number) =>
+      simulate(problem, labels, createKnnSurrogateFactory(), {
+        acquisition: "hardnmi",
+        design: "proportional",
+        estimator: argmaxEstimator,
+        fixmatch: false,
+        seed: 4,
+        seedSize: 30,
+        batch: 40,
+        budget: 150,
+        intervals: false,
+        residualWhenCalibrated,
+      });
+    const [plain, never, always] = await Promise.all([run(), run(0), run(1)]);
+    expect(plain.rounds[0].acquisition).toBeUndefined();
+    expect(always.config.residualWhenCalibrated).toBe(1);
+    // the kNN fake reads 6-16 points underconfident: within a gap of 1, never within 0
+    expect(never.rounds.map((r) => r.acquisition)).toEqual(["hardnmi", "hardnmi", "hardnmi", "hardnmi"]);
+    expect(never.draws).toEqual(plain.draws);
+    // round 0 has no out-of-sample reading: it draws by Hard NMI, later rounds by the residual score
+    expect(always.rounds.map((r) => r.acquisition)).toEqual(["hardnmi", "residual", "residual", "residual"]);
+    expect(always.draws.slice(0, 70)).toEqual(plain.draws.slice(0, 70));
+    expect(always.draws.slice(70, 110).map((d) => d.row)).not.toEqual(plain.draws.slice(70, 110).map((d) => d.row));
+    expect(always.draws.slice(70).every((d) => d.design === "proportional" && d.q > 0 && d.q <= 1)).toBe(true);
+  });
+
   it("Random as a baseline fits no surrogate and estimates on the labels alone", async () => {
     const { problem, labels } = await digitsProblem();
     let created = 0;

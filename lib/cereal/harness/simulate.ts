@@ -15,7 +15,7 @@ import type { Interval } from "../method/intervals";
 import type { OutOfSampleRecord } from "../method/out-of-sample";
 import { addLabels, initialState, type CerealProblem } from "../method/problem";
 import { Random } from "../../random/named-streams";
-import { needsSurrogate, runRound, type CalibrationReport, type RoundOptions } from "../method/round";
+import { needsSurrogate, roundAcquisition, runRound, type CalibrationReport, type RoundOptions } from "../method/round";
 import { hardRows, oracleResponder, skippingResponder } from "./respond";
 import { answerStage, nextStage, RankingWindow, rankedRound } from "./stage-schedule";
 import type { SurrogateHealth } from "../method/surrogate-health";
@@ -59,6 +59,8 @@ export interface SimulateOptions {
   readonly calibrate?: boolean;
   /** the acquisition scores read the temperature-scaled pi (default false, see RoundOptions.scoreCalibrated) */
   readonly scoreCalibrated?: boolean;
+  /** the residual score in place of `acquisition` where the earlier models read calibrated within this gap (RoundOptions.residualWhenCalibrated) */
+  readonly residualWhenCalibrated?: number;
   /** asynchronous stages (stage-schedule.ts): stage s is drawn with round s - 1 - lag's ranking; 0 (default) is the synchronous loop */
   readonly lag?: number;
   /** difficulty-dependent non-response (respond.ts): a draw is skipped with this probability on a hard row, a fifth of it elsewhere (default 0) */
@@ -100,6 +102,8 @@ export interface RoundRecord {
   readonly trainer?: "fixmatch" | "supervised" | null;
   /** true where the next batch was drawn uniformly because the labels carry the estimate (RoundOptions.uniformWhileLabelsCarry); absent otherwise */
   readonly drawnUniform?: true;
+  /** the acquisition the round drew its batch with, where RoundOptions.residualWhenCalibrated lets it change; absent otherwise */
+  readonly acquisition?: Acquisition;
   /** a choosing surrogate's candidates this round (FitReport.candidates; the simulator's --surrogate select, select-cells and select-both) */
   readonly surrogateCandidates?: readonly CandidateReport[];
 }
@@ -205,6 +209,7 @@ export async function simulate(
         compare: options.compare,
         calibrate: options.calibrate,
         scoreCalibrated: options.scoreCalibrated,
+        residualWhenCalibrated: options.residualWhenCalibrated,
         trainerGuard: options.trainerGuard,
         exclude: skipped.size > 0 ? Int32Array.from(skipped) : undefined,
         onProgress: options.onProgress,
@@ -262,6 +267,7 @@ export async function simulate(
         // only when reported, so other runs' JSON (and the simulate reference hash) stay what they were
         ...(result.fit?.candidates ? { surrogateCandidates: result.fit.candidates } : {}),
         ...(nextBatch > 0 && result.eps !== (options.eps ?? 0.1) ? { drawnUniform: true as const } : {}),
+        ...(options.residualWhenCalibrated !== undefined ? { acquisition: roundAcquisition(roundOptions, result.health) } : {}),
       };
       rounds.push(record);
       options.onRound?.(record);
@@ -308,6 +314,7 @@ export async function simulate(
       ...(lag > 0 ? { lag } : {}),
       ...(skipRate > 0 ? { skipRate } : {}),
       ...(options.uniformWhileLabelsCarry ? { uniformWhileLabelsCarry: true } : {}),
+      ...(options.residualWhenCalibrated !== undefined ? { residualWhenCalibrated: options.residualWhenCalibrated } : {}),
     },
     rounds,
     draws: [...state.draws],

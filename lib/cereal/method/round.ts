@@ -16,7 +16,7 @@ import type { Ranking } from "./stages";
 import { positionsIn, unlabeledRows, type CerealState } from "./problem";
 import { deriveSeed, Random } from "../../random/named-streams";
 import type { FitProgress, FitReport, Surrogate } from "./surrogate";
-import { surrogateHealth, type HealthOptions, type SurrogateHealth } from "./surrogate-health";
+import { CALIBRATION_MIN_ROWS, surrogateHealth, type HealthOptions, type SurrogateHealth } from "./surrogate-health";
 
 export interface RoundOptions {
   readonly acquisition: Acquisition;
@@ -58,6 +58,10 @@ export interface RoundOptions {
    * paper's scores); the recorded predictions and the estimators keep theirs. For the residual score, whose predicted
    * residual an overconfident pi understates (ESTIMATORS.md "Active inference") */
   readonly scoreCalibrated?: boolean;
+  /** draw by the residual score (active inference) instead of `acquisition` in the rounds whose earlier models read calibrated:
+   * the surrogate not weak and its out-of-sample under-confidence (SurrogateHealth.recentUnderconfidence, from 20 rows) within
+   * plus or minus this gap (roundAcquisition). Absent: `acquisition` in every round */
+  readonly residualWhenCalibrated?: number;
   readonly health?: HealthOptions;
   /** train supervised instead of FixMatch while the surrogate is flagged weak (measured out of sample before the fit):
    * on overlapping classes FixMatch confirms its own mistakes (issue #12: 13-37% accurate against 57% supervised) */
@@ -105,6 +109,19 @@ export interface RoundResult {
   readonly weights: Float32Array | null;
   /** the next draw's uniform share (EstimatedRound.nextEps): 1 where RoundOptions.uniformWhileLabelsCarry made it uniform */
   readonly eps: number;
+}
+
+/**
+ * The acquisition a round draws with: `options.acquisition`, or the residual score where RoundOptions.residualWhenCalibrated
+ * is set and the earlier models, measured out of sample on the batches since (the round's health, known before its fit),
+ * read calibrated within that gap. The residual score puts labels where pi's predicted residual is large, which only an
+ * honest pi predicts (ESTIMATORS.md "Active inference": digits' FixMatch is 1-2 points overconfident, the demo's 10-25);
+ * round 0 has no such reading and keeps `options.acquisition`. Chosen given the past, so each draw's q stays its design's.
+ */
+export function roundAcquisition(options: Pick<RoundOptions, "acquisition" | "residualWhenCalibrated">, health: SurrogateHealth | null): Acquisition {
+  const gap = options.residualWhenCalibrated;
+  if (gap === undefined || !health || health.weak || health.recentUnderconfidence === null || health.recentCount < CALIBRATION_MIN_ROWS) return options.acquisition;
+  return Math.abs(health.recentUnderconfidence) <= gap ? "residual" : options.acquisition;
 }
 
 /** Does this configuration need the surrogate at all? Random + labels-only + supervised does not. */
@@ -283,7 +300,7 @@ export function acquireRound(state: CerealState, fitted: FittedRound, estimated:
   const scored = options.scoreCalibrated === true && pool.proba && temperature !== 1 ? temperatureScale(pool.proba, C, temperature) : pool.proba;
   const { design, draws, scores } = acquireBatch(
     { numClasses: C, clusterings: problem.clusterings, pool: pool.rows, proba: scored, mc: pool.mc, currentClasses },
-    { acquisition: options.acquisition, n: options.batch, design: options.design, scoreMode: options.scoreMode, eps },
+    { acquisition: roundAcquisition(options, fitted.health), n: options.batch, design: options.design, scoreMode: options.scoreMode, eps },
     Random.from(options.seed, "acquire", round),
   );
   const next = recordDraws(draws, design, round + 1, state.draws.length);
@@ -315,7 +332,8 @@ export function rankRound(state: CerealState, fitted: FittedRound, estimated: Es
   const n = problem.embeddings.n;
   const C = problem.numClasses;
   const { unlabeled, proba, mc } = fitted;
-  const design = options.design ?? DEFAULT_DESIGN[options.acquisition];
+  const acquisition = roundAcquisition(options, fitted.health);
+  const design = options.design ?? DEFAULT_DESIGN[acquisition];
   const eps = estimated.nextEps;
   let currentClasses: Int32Array | null = null;
   if (estimated.pseudoLabels) {
@@ -324,7 +342,7 @@ export function rankRound(state: CerealState, fitted: FittedRound, estimated: Es
     for (let i = 0; i < unlabeled.length; i++) currentClasses[unlabeled[i]] = estimated.pseudoLabels[i];
   }
   const pool = acquisitionPool(unlabeled, proba, mc, C, options.exclude);
-  const poolScores = meanScores({ numClasses: C, clusterings: problem.clusterings, pool: pool.rows, proba: pool.proba, mc: pool.mc, currentClasses }, options.acquisition);
+  const poolScores = meanScores({ numClasses: C, clusterings: problem.clusterings, pool: pool.rows, proba: pool.proba, mc: pool.mc, currentClasses }, acquisition);
   const scores = new Float64Array(n).fill(Number.NaN);
   for (let i = 0; i < pool.rows.length; i++) scores[pool.rows[i]] = poolScores[i];
   let rawProba: Float32Array | null = null;

@@ -65,9 +65,12 @@ export interface CalibrationWindow {
   readonly gap: number;
 }
 
+/** rows a calibration reading needs: under 20 the gap says little (one wrong row moves it by 5 points or more) */
+export const CALIBRATION_MIN_ROWS = 20;
+
 /** whether a window reads pi as overconfident: from 20 rows on (as `diffuse`), its gap below minus `overconfidentGap` */
 export function readsOverconfident(window: CalibrationWindow, options: HealthOptions = {}): boolean {
-  return window.count >= 20 && window.gap < -(options.overconfidentGap ?? OVERCONFIDENT_GAP);
+  return window.count >= CALIBRATION_MIN_ROWS && window.gap < -(options.overconfidentGap ?? OVERCONFIDENT_GAP);
 }
 
 export function surrogateHealth(
@@ -154,8 +157,8 @@ function healthReading(
     recentConfidence,
     weak: recentAccuracy !== null && recentAccuracy < threshold,
     recentUnderconfidence: underconfidence,
-    // under 20 rows the gap says little (one wrong row moves it by 5 points or more); once read, it stays
-    diffuse: gaps.some((g) => g.count >= 20 && g.gap > gapLimit),
+    // once read, it stays
+    diffuse: gaps.some((g) => g.count >= CALIBRATION_MIN_ROWS && g.gap > gapLimit),
   };
   return { health, gaps };
 }

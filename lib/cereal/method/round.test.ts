@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { roundAcquisition } from "./round";
+import type { SurrogateHealth } from "./surrogate-health";
+
+const reading = (recentUnderconfidence: number | null, recentCount = 150, weak = false): SurrogateHealth => ({
+  latestAccuracy: 0.9,
+  latestCount: 50,
+  recentAccuracy: 0.9,
+  recentCount,
+  recentConfidence: recentUnderconfidence === null ? null : 0.9 - recentUnderconfidence,
+  weak,
+  recentUnderconfidence,
+  diffuse: false,
+});
+
+describe("roundAcquisition", () => {
+  const options = { acquisition: "hardnmi" as const, residualWhenCalibrated: 0.05 };
+
+  it("keeps the configured acquisition without the option", () => {
+    expect(roundAcquisition({ acquisition: "hardnmi" }, reading(0))).toBe("hardnmi");
+  });
+
+  it("draws by the residual score where the earlier models read calibrated within the gap, either side", () => {
+    expect(roundAcquisition(options, reading(-0.02))).toBe("residual");
+    expect(roundAcquisition(options, reading(0.05))).toBe("residual");
+    expect(roundAcquisition(options, reading(-0.08))).toBe("hardnmi");
+    expect(roundAcquisition(options, reading(0.06))).toBe("hardnmi");
+  });
+
+  it("keeps the configured acquisition without a reading to trust: round 0, under 20 rows, or a weak surrogate", () => {
+    expect(roundAcquisition(options, null)).toBe("hardnmi");
+    expect(roundAcquisition(options, reading(null, 0))).toBe("hardnmi");
+    expect(roundAcquisition(options, reading(0, 19))).toBe("hardnmi");
+    expect(roundAcquisition(options, reading(0, 20))).toBe("residual");
+    expect(roundAcquisition(options, reading(0, 150, true))).toBe("hardnmi");
+  });
+});
