@@ -29,8 +29,9 @@ const key = (r: RunFile) => `${r.bundle}|${r.config.seed}`;
 const randoms = new Map(all.filter(({ run }) => isRandom(run)).map(({ run }) => [key(run), run]));
 
 
-/** what tells a bundle's configurations apart: surrogate, acquisition, design and the uniform-while-ppi rule */
-const configurationOf = (run: RunFile) => `${run.surrogate} surrogate (${run.config.acquisition}, ${run.config.design}${run.config.uniformWhileLabelsCarry ? ", uniform while ppi" : ""})`;
+/** what tells a bundle's configurations apart: surrogate, acquisition, design, the uniform-while-ppi rule and the residual switch (--residual-when-calibrated) */
+const configurationOf = (run: RunFile) =>
+  `${run.surrogate} surrogate (${run.config.acquisition}, ${run.config.design}${run.config.uniformWhileLabelsCarry ? ", uniform while ppi" : ""}${run.config.residualWhenCalibrated !== undefined ? `, residual within ${run.config.residualWhenCalibrated}` : ""})`;
 const byBundle = new Map<string, { run: RunFile; random: RunFile }[]>();
 for (const { file, run } of all.filter(({ run }) => !isRandom(run))) {
   const random = randoms.get(key(run));
