@@ -77,6 +77,11 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     estimate: "as guarded (its interval is the guarded estimator's before its spread was held to the jackknife's).",
     interval: BLENDED_INTERVAL,
   },
+  "guarded-pool-floor": {
+    estimate: "as guarded.",
+    interval:
+      "the prediction-powered table's 90% bootstrap spread, no narrower than that table's jackknife standard error allows nor than the pool's own noise (how far the truth may lie from the soft table were every unlabeled item's class drawn from the surrogate's distribution), centred on the estimate and widened by its distance from that table's median or from the soft estimate, whichever is farther.",
+  },
   "guarded-jackknifed-mean": {
     estimate: "as guarded, but its mean takes the prediction-powered estimate with the jackknife correction at every number of labels (the guarded estimator before it dropped the correction from one label per cell on).",
     interval: FLOORED_INTERVAL,

@@ -53,6 +53,7 @@ import { METRIC_KEYS, metricsFromTable, type ContingencyTable, type MetricValues
 import type { Estimator, EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
 import { jackknife, type Jackknife } from "./jackknife";
+import { poolNoiseSe } from "./pool-noise";
 import { ppiTable, type PpiOptions } from "./ppi";
 import type { TestClustering } from "./problem";
 import { guardReading, type HealthOptions } from "./surrogate-health";
@@ -93,6 +94,10 @@ export interface GuardOptions extends HealthOptions {
   /** true (the default's): the ppi draws' spread no narrower than the ppi table's grouped-jackknife standard error (times the
    * level's quantile); absent or false: as drawn (guarded-no-floor and the earlier forms) */
   readonly spreadFloorJackknife?: boolean;
+  /** with spreadFloorJackknife, true (the default's): the floor is the larger of that standard error and the pool's own noise
+   * around the soft table (pool-noise.ts), which a pool pi reads almost exactly leaves the drawn residuals blind to; absent or
+   * false: the jackknife's alone (guarded-no-pool-floor) */
+  readonly spreadFloorPool?: boolean;
   /** with a blend: from this many labels per cell of the clustering's table on, the ppi side is the plain table's metrics, not
    * the jackknifed ones (absent: jackknifed at every number of labels, guarded-jackknifed-mean; the default: 1) */
   readonly blendPlainPpiPerCell?: number;
@@ -266,8 +271,16 @@ function guardedEstimatorOf(name: string, guard: GuardOptions): Estimator {
     metrics: (input, clustering) => guardedMetrics(input, clustering, guard),
     restsOnLabels: (input, clustering) => reportsPpi(input, clustering, guard),
     ...(guard.intervalReachesSoft !== false ? { intervalReach: (input: EstimatorInput, clustering: TestClustering) => softReach(input, clustering, guard) } : {}),
-    ...(guard.spreadFloorJackknife ? { intervalSpreadFloor: (input: EstimatorInput, clustering: TestClustering) => ppiJackknifeSe(input, clustering, guard) } : {}),
+    ...(guard.spreadFloorJackknife ? { intervalSpreadFloor: (input: EstimatorInput, clustering: TestClustering) => spreadFloor(input, clustering, guard) } : {}),
   };
+}
+
+/** per metric, the larger of the ppi table's jackknife standard error and (spreadFloorPool) the pool's own noise */
+function spreadFloor(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): MetricValues | null {
+  const se = ppiJackknifeSe(input, clustering, guard);
+  if (!guard.spreadFloorPool || !se) return se;
+  const pool = poolNoiseSe(input, clustering, softTable(input, clustering));
+  return Object.fromEntries(METRIC_KEYS.map((k) => [k, Math.max(se[k], pool[k])])) as MetricValues;
 }
 
 /** the grouped jackknife's standard errors of the table the draws resample (guardedTable: ppi-hard while diffuse, else the soft ppi table) */
@@ -291,6 +304,8 @@ function ppiJackknifeSe(input: EstimatorInput, clustering: TestClustering, guard
  * digits' coverage, runs as the unit, from 0.842 to 0.892 (MEASUREMENTS.md "Issue #23: the draws' spread floored at the jackknife's")
  */
 export const guardedEstimator = guardedEstimatorOf("guarded", { blend: "half", spreadFloorJackknife: true, blendPlainPpiPerCell: 1 });
+/** the default with its floor also no narrower than the pool's own noise (pool-noise.ts): where pi reads the pool almost exactly */
+export const guardedPoolFloorEstimator = guardedEstimatorOf("guarded-pool-floor", { blend: "half", spreadFloorJackknife: true, spreadFloorPool: true, blendPlainPpiPerCell: 1 });
 /** the default before its mean took the plain ppi metrics from one label per cell on: the jackknifed ppi metrics in every round */
 export const guardedJackknifedMeanEstimator = guardedEstimatorOf("guarded-jackknifed-mean", { blend: "half", spreadFloorJackknife: true });
 /** the default before the floor on its spread: the ppi draws' spread as drawn */

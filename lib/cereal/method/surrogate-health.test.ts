@@ -7,6 +7,7 @@ import {
   guardedEstimator,
   guardedMetrics,
   guardedNoFloorEstimator,
+  guardedPoolFloorEstimator,
   guardedJackknifedMeanEstimator,
   guardedNoGapEstimator,
   guardedNoOverconfidenceEstimator,
@@ -22,6 +23,7 @@ import type { EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
 import { bootstrapIntervals, normalQuantile } from "./intervals";
 import { EMPTY_RECORD, extendRecord } from "./out-of-sample";
+import { poolNoiseSe } from "./pool-noise";
 import { ppiTable } from "./ppi";
 import type { TestClustering } from "./problem";
 import { guardReading, readsOverconfident, surrogateHealth } from "./surrogate-health";
@@ -193,6 +195,36 @@ describe("surrogate health: calibration", () => {
     }
     // here ACC's draws spread less than its jackknife standard error allows: the floor widened that interval
     expect(floored.acc[1] - floored.acc[0]).toBeGreaterThan(plain.acc[1] - plain.acc[0] + 0.01);
+  });
+
+  it("guarded-pool-floor: the floor is the larger of the jackknife's standard error and the pool's own noise, metric by metric", () => {
+    const three = threeOfFourLabeled();
+    const { clusters } = three;
+    const jk = (input: EstimatorInput) => jackknife(input, (i) => ppiTable(i, clusters, { pseudo: "soft", lambda: "tuned" })).se!;
+    // calibrated batches: the jackknife's standard error is the larger
+    const se = jk(three.input);
+    const pool = poolNoiseSe(three.input, clusters, softTable(three.input, clusters));
+    const floor = guardedPoolFloorEstimator.intervalSpreadFloor!(three.input, clusters)!;
+    for (const k of METRIC_KEYS) expect(floor[k]).toBe(Math.max(se[k], pool[k]));
+    expect(floor.nmi).toBe(se.nmi);
+    // batches the earlier models read exactly (pi 1 : 0, every row right): no residual for the jackknife to read, so the pool's noise rules
+    const sure = { predicted: [1, 0] as [number, number], right: () => true };
+    const all = batchesOf([sure, sure, sure, sure]);
+    const m = 2 + 3 * 40;
+    const exact: EstimatorInput = {
+      ...all,
+      labeled: { rows: all.labeled.rows.slice(0, m), labels: all.labeled.labels.slice(0, m) },
+      draws: all.draws.slice(0, m),
+      unlabeled: all.labeled.rows.slice(m),
+      proba: Float32Array.from({ length: 2 * (all.n - m) }, (_, j) => (j % 2 ? 0.02 : 0.98)),
+    };
+    const exactFloor = guardedPoolFloorEstimator.intervalSpreadFloor!(exact, clusters)!;
+    const exactPool = poolNoiseSe(exact, clusters, softTable(exact, clusters));
+    expect(jk(exact).nmi).toBeLessThan(1e-10);
+    expect(guardedEstimator.intervalSpreadFloor!(exact, clusters)!.nmi).toBe(jk(exact).nmi);
+    expect(exactPool.nmi).toBeGreaterThan(0.001);
+    expect(exactFloor.nmi).toBe(exactPool.nmi);
+    expect(guardedPoolFloorEstimator.metrics!(exact, clusters)).toEqual(guardedEstimator.metrics!(exact, clusters));
   });
 
   it("guarded: with a label per cell of the table and more, the mean takes the plain ppi metrics (guarded-jackknifed-mean the jackknifed ones)", () => {
