@@ -2,7 +2,8 @@
  * The recommended configuration's intervals and stop rule per run (issue #23 items 3 and 4), with
  * Random on the same seeds; not run in CI.
  *   node --import tsx bench/coverage-stop.ts [--bundles digits,demo,weak-c5,...] [--seeds 20] [--first-seed 0]
- *     [--budget 1000] [--batch 50] [--shard I/K] [--dir var/coverage-stop] [--compare soft,ppi] [--report] [--as E]
+ *     [--budget 1000] [--batch 50] [--shard I/K] [--dir var/coverage-stop] [--compare soft,ppi] [--residual-when-calibrated GAP]
+ *     [--report] [--as E]
  * Per seed and bundle it runs `cereal simulate --recommended` and Random (uniform draws, the labels
  * estimator; the kNN fake, which that estimator never reads; no intervals), one child process at a time, each
  * result written to DIR atomically, so a killed run resumes where it stopped. --shard I/K runs
@@ -13,7 +14,8 @@
  * round the rule fires; the rule replayed by today's stop-rule.ts over each run's recorded intervals, harness/run-tables.ts
  * replayStopRule) with the check of the "labels still needed" projection, and the AEC(NMI)
  * ratios to Random paired by seed (harness/run-tables.ts). --compare E,E records those estimators beside the
- * recommended one (each on its own random stream, so the run is otherwise the same), for bench/guard-replay.ts.
+ * recommended one (each on its own random stream, so the run is otherwise the same), for bench/guard-replay.ts;
+ * --residual-when-calibrated GAP passes the switch (simulate's flag of that name) to the recommended runs.
  * --as E prints the coverage and stop-rule tables of such a recorded estimator instead, on the same runs (its intervals,
  * the stop rule replayed over them: harness/run-tables.ts runAsEstimator); its ratios to Random are the runs' own.
  */
@@ -55,6 +57,7 @@ const { values } = parseArgs({
     dir: { type: "string", default: path.join("var", "coverage-stop") },
     report: { type: "boolean", default: false },
     compare: { type: "string" },
+    "residual-when-calibrated": { type: "string" },
     as: { type: "string" },
   },
 });
@@ -73,7 +76,9 @@ if (!values.report) {
       for (const [arm, armArgs] of Object.entries(ARMS)) {
         const { bundle, clustering } = BUNDLES[name];
         const compare = arm === "recommended" && values.compare ? ["--compare", values.compare] : [];
-        simulateOnce(fileOf(name, seed, arm), ["--bundle", bundle, "--clustering", clustering, ...armArgs, ...compare, "--seed", String(seed), "--budget", values.budget, "--batch", values.batch, "--quiet"]);
+        const gap = values["residual-when-calibrated"];
+        const residual = arm === "recommended" && gap ? ["--residual-when-calibrated", gap] : [];
+        simulateOnce(fileOf(name, seed, arm), ["--bundle", bundle, "--clustering", clustering, ...armArgs, ...compare, ...residual, "--seed", String(seed), "--budget", values.budget, "--batch", values.batch, "--quiet"]);
       }
     }
 }
