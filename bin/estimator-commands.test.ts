@@ -80,5 +80,9 @@ describe("the estimators grid's runs", () => {
     // and the recommended warm start, where there is one (null: every round from scratch)
     expect(withRecommended<{ "warm-steps"?: string }>({})["warm-steps"]).toBe(RECOMMENDED.fixmatchWarmSteps === null ? undefined : String(RECOMMENDED.fixmatchWarmSteps));
     expect(withRecommended({ "warm-steps": "64" })["warm-steps"]).toBe("64");
+    expect(withRecommended<{ "residual-when-calibrated"?: string }>({})["residual-when-calibrated"]).toBe(
+      RECOMMENDED.residualWhenCalibrated === null ? undefined : String(RECOMMENDED.residualWhenCalibrated),
+    );
+    expect(withRecommended({ "residual-when-calibrated": "0.1" })["residual-when-calibrated"]).toBe("0.1");
   });
 });

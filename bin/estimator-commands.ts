@@ -23,9 +23,12 @@ export function parseCompare(value: string | undefined): Estimator[] | undefined
 }
 
 /** simulate --recommended: the recommended configuration, where the command line does not say otherwise */
-export function withRecommended<T extends { acquisition?: string; design?: string; fixmatch?: boolean; steps?: string; "warm-steps"?: string; estimator?: string; "trainer-guard"?: boolean }>(values: T): T {
+export function withRecommended<
+  T extends { acquisition?: string; design?: string; fixmatch?: boolean; steps?: string; "warm-steps"?: string; estimator?: string; "trainer-guard"?: boolean; "residual-when-calibrated"?: string },
+>(values: T): T {
   return {
     ...values,
+    "residual-when-calibrated": values["residual-when-calibrated"] ?? (RECOMMENDED.residualWhenCalibrated === null ? undefined : String(RECOMMENDED.residualWhenCalibrated)),
     steps: values.steps ?? String(RECOMMENDED.fixmatchSteps),
     "warm-steps": values["warm-steps"] ?? (RECOMMENDED.fixmatchWarmSteps === null ? undefined : String(RECOMMENDED.fixmatchWarmSteps)),
     "trainer-guard": values["trainer-guard"] || RECOMMENDED.trainerGuard,

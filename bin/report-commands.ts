@@ -58,7 +58,7 @@ interface ReportConfig {
   project: { mode: string };
   classes: unknown[];
   clusterings: { name: string }[];
-  rounds: { index: number; status: string; nLabels: number; seed: number; config: { acquisition: string; design: string; estimator: string; fixmatch: boolean; fixmatchSteps: number; fixmatchWarmSteps?: number | null } }[];
+  rounds: { index: number; status: string; nLabels: number; seed: number; config: { acquisition: string; design: string; estimator: string; fixmatch: boolean; fixmatchSteps: number; fixmatchWarmSteps?: number | null; residualWhenCalibrated?: number | null } }[];
 }
 
 export interface RecomputedEstimate {

@@ -14,6 +14,7 @@ const config: MethodsConfig = {
   fixmatch: true,
   fixmatchSteps: 1024,
   fixmatchWarmSteps: null,
+  residualWhenCalibrated: null,
   seedSize: 20,
   batchSize: 10,
   budget: 100,
@@ -46,6 +47,14 @@ describe("the methods paragraph", () => {
     const text = methodsParagraph({ ...config, fixmatchWarmSteps: 256 }, "text");
     expect(text).toContain("for 1024 steps from scratch after the seed batch and for 256 steps on from the previous batch's weights after each later batch");
     expect(text).not.toContain("trained from scratch with FixMatch");
+  });
+
+  it("says a round scored by the predicted residual where the earlier surrogates read calibrated, and nothing of it where the switch is off", () => {
+    const text = methodsParagraph({ ...config, residualWhenCalibrated: 0.05 }, "text");
+    expect(text).toContain(
+      "scored by the Hard NMI acquisition function (or, in a round whose earlier surrogates, measured on the batches drawn since, were calibrated within 0.05 between accuracy and confidence, in proportion to the standard deviation of the surrogate's predicted residual (active inference)) and drawn with probability proportional",
+    );
+    expect(methodsParagraph(config, "text")).not.toContain("predicted residual");
   });
 
   it("pairwise: the MCL surrogate, and the mean of several fits moved toward their consensus where a round averaged them", () => {

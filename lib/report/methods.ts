@@ -19,6 +19,8 @@ export interface MethodsConfig {
   readonly fixmatchSteps: number;
   /** steps of a round that trains on from the previous round's weights; null: every round from scratch */
   readonly fixmatchWarmSteps: number | null;
+  /** a round scored by the predicted residual instead where the earlier models read calibrated within this gap; null: never */
+  readonly residualWhenCalibrated: number | null;
   readonly seedSize: number;
   readonly batchSize: number;
   readonly budget: number;
@@ -52,6 +54,12 @@ const DESIGN_TEXT: Record<string, string> = {
   "top-score": "greedily (the highest scores)",
   proportional: "with probability proportional to the score, so every label carries a known inclusion probability",
 };
+
+/** the clause for a round that scores by the predicted residual where the earlier models read calibrated */
+const residualSwitch = (gap: number | null) =>
+  gap === null
+    ? ""
+    : ` (or, in a round whose earlier surrogates, measured on the batches drawn since, were calibrated within ${gap} between accuracy and confidence, ${ACQUISITION_TEXT.residual})`;
 
 const usesPpi = (estimator: string) => estimator.startsWith("ppi") || estimator === "guarded";
 
@@ -95,7 +103,7 @@ export function methodsParagraph(config: MethodsConfig, style: CiteStyle): strin
   sentences.push(
     config.mode === "pairwise"
       ? `Annotators answered whether two items belong to the same class; a seed batch of ${config.seedSize} pairs was drawn uniformly and every later batch of ${config.batchSize} pairs ${ACQUISITION_TEXT[config.acquisition] ?? config.acquisition}.`
-      : `Annotators assigned items to ${config.classes} reference classes; a seed batch of ${config.seedSize} items was drawn uniformly and every later batch of ${config.batchSize} items was scored ${ACQUISITION_TEXT[config.acquisition] ?? config.acquisition} and drawn ${DESIGN_TEXT[config.design] ?? config.design}.`,
+      : `Annotators assigned items to ${config.classes} reference classes; a seed batch of ${config.seedSize} items was drawn uniformly and every later batch of ${config.batchSize} items was scored ${ACQUISITION_TEXT[config.acquisition] ?? config.acquisition}${residualSwitch(config.residualWhenCalibrated)} and drawn ${DESIGN_TEXT[config.design] ?? config.design}.`,
   );
   sentences.push(
     config.mode === "pairwise"

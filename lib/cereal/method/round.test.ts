@@ -14,7 +14,7 @@ const reading = (recentUnderconfidence: number | null, recentCount = 150, weak =
 });
 
 describe("roundAcquisition", () => {
-  const options = { acquisition: "hardnmi" as const, residualWhenCalibrated: 0.05 };
+  const options = { acquisition: "hardnmi" as const, design: "proportional" as const, residualWhenCalibrated: 0.05 };
 
   it("keeps the configured acquisition without the option", () => {
     expect(roundAcquisition({ acquisition: "hardnmi" }, reading(0))).toBe("hardnmi");
@@ -33,5 +33,13 @@ describe("roundAcquisition", () => {
     expect(roundAcquisition(options, reading(0, 19))).toBe("hardnmi");
     expect(roundAcquisition(options, reading(0, 20))).toBe("residual");
     expect(roundAcquisition(options, reading(0, 150, true))).toBe("hardnmi");
+  });
+
+  it("switches only where the round draws proportionally: the residual score is a sampling weight", () => {
+    expect(roundAcquisition({ ...options, design: "top-score" }, reading(0))).toBe("hardnmi");
+    // Hard NMI's own design is the paper's top score
+    expect(roundAcquisition({ acquisition: "hardnmi", residualWhenCalibrated: 0.05 }, reading(0))).toBe("hardnmi");
+    expect(roundAcquisition({ acquisition: "random", design: "uniform", residualWhenCalibrated: 0.05 }, reading(0))).toBe("random");
+    expect(roundAcquisition({ acquisition: "bald", design: "proportional", residualWhenCalibrated: 0.05 }, reading(0))).toBe("residual");
   });
 });

@@ -117,9 +117,12 @@ export interface RoundResult {
  * read calibrated within that gap. The residual score puts labels where pi's predicted residual is large, which only an
  * honest pi predicts (ESTIMATORS.md "Active inference": digits' FixMatch is 1-2 points overconfident, the demo's 10-25);
  * round 0 has no such reading and keeps `options.acquisition`. Chosen given the past, so each draw's q stays its design's.
+ * Only where the round draws proportionally: the residual score is a sampling weight (active inference), and a top-score or
+ * uniform design would not draw by it as such.
  */
-export function roundAcquisition(options: Pick<RoundOptions, "acquisition" | "residualWhenCalibrated">, health: SurrogateHealth | null): Acquisition {
+export function roundAcquisition(options: Pick<RoundOptions, "acquisition" | "design" | "residualWhenCalibrated">, health: SurrogateHealth | null): Acquisition {
   const gap = options.residualWhenCalibrated;
+  if ((options.design ?? DEFAULT_DESIGN[options.acquisition]) !== "proportional") return options.acquisition;
   if (gap === undefined || !health || health.weak || health.recentUnderconfidence === null || health.recentCount < CALIBRATION_MIN_ROWS) return options.acquisition;
   return Math.abs(health.recentUnderconfidence) <= gap ? "residual" : options.acquisition;
 }

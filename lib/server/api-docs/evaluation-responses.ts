@@ -52,6 +52,12 @@ export const roundsResponse = z.strictObject({
           "clusterwise: earlier rounds' models got under 60% of the newly labeled items right; pairwise: the models that drew the answered pairs are not shown to predict their answers better than chance (always so in round 0), so the NMI, AMI and V-measure intervals span their whole range",
         ),
       surrogateEce: z.number().nullable(),
+      acquisition: z
+        .string()
+        .nullable()
+        .describe(
+          "clusterwise: the acquisition the round's ranking scored with, the project's or `residual` where the project's residualWhenCalibrated switched to the residual score (its earlier models read calibrated); null for pairwise rounds and rounds recorded before it",
+        ),
       trainSeconds: z.number().nullable(),
       roundSeconds: z.number().nullable(),
       writeSeconds: z.number().nullable(),

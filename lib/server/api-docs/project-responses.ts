@@ -83,6 +83,10 @@ export const settingsResponse = z.strictObject({
     budget: z.number().int(),
     fixmatchSteps: z.number().int(),
     fixmatchWarmSteps: z.number().int().nullable().describe("FixMatch steps of a round that trains on from the previous round's weights; null: every round from scratch"),
+    residualWhenCalibrated: z
+      .number()
+      .nullable()
+      .describe("a round draws by the predicted residual instead of `acquisition` where the earlier models, measured out of sample, read calibrated within this gap (0 to 1), where the design is proportional; null: `acquisition` in every round"),
     pairDesign: z.enum(["random", "uncertain", "anchor"]).describe("pairwise projects: how the rounds draw pairs"),
     pairUniformShare: z.number().describe("pairwise projects: the share of each round's pairs drawn uniformly"),
     overlap: z.number().int(),

@@ -55,13 +55,13 @@ describe("simulations", () => {
     expect(run.summary.aec.nmi).toBe(result.summary.aec.nmi);
   });
 
-  it("runs the recommended configuration: the design and the trainer guard reach the simulator", async () => {
+  it("runs the recommended configuration: the design, the trainer guard and the residual switch reach the simulator", async () => {
     const { projectId, owner } = await digitsProject();
-    const options = { acquisition: "hardnmi", design: "proportional", estimator: "guarded", fixmatch: true, trainerGuard: true, seedSize: 20, batch: 20, budget: 60, steps: 8, seed: 1 };
+    const options = { acquisition: "hardnmi", design: "proportional", estimator: "guarded", fixmatch: true, trainerGuard: true, residualWhenCalibrated: 0.05, seedSize: 20, batch: 20, budget: 60, steps: 8, seed: 1 };
     const { id } = await (await start(owner.id, projectId, options)).json();
     expect(await runOneJob("w", worker)).toBe(true);
     const { result } = await (await one(owner.id, projectId, id)).json();
-    expect(result.config).toMatchObject({ acquisition: "hardnmi", design: "proportional", estimator: "guarded", trainerGuard: true, options });
+    expect(result.config).toMatchObject({ acquisition: "hardnmi", design: "proportional", estimator: "guarded", trainerGuard: true, residualWhenCalibrated: 0.05, options });
     expect(result.rounds).toHaveLength(3);
   });
 
@@ -121,6 +121,8 @@ describe("simulations", () => {
     const misfit = await start(owner.id, projectId, { acquisition: "random", design: "proportional" });
     expect(misfit.status).toBe(400);
     expect((await misfit.json()).error.message).toMatch(/design: The design does not fit the acquisition: Random draws uniform/);
+    const gap = await start(owner.id, projectId, { residualWhenCalibrated: 2 });
+    expect((await gap.json()).error.message).toMatch(/residualWhenCalibrated: residualWhenCalibrated is a gap between accuracy and confidence from 0 to 1/);
     const tooBig = await start(owner.id, projectId, { seedSize: 100, budget: 50 });
     expect((await tooBig.json()).error.message).toBe("The seed batch (100) cannot exceed the budget (50).");
     const unlabeled = await createTestProject({ classes: 0 });

@@ -206,7 +206,7 @@ export async function exportConfig(user: SessionUser, projectId: string) {
     settings: runSettings(project),
     classes: project.classes.map((c) => ({ index: c.index, name: c.name, description: c.description })),
     clusterings: project.clusterings.map((c) => ({ name: c.name, k: c.k, file: c.file, softFile: c.softFile, space: c.space, origin: c.origin })),
-    rounds: project.rounds.map((r) => ({ index: r.index, status: r.status, nLabels: r.nLabels, seed: r.seed, codeVersion: r.codeVersion, backend: r.backend, config: r.config, resultsFile: r.resultsFile })),
+    rounds: project.rounds.map((r) => ({ index: r.index, status: r.status, nLabels: r.nLabels, seed: r.seed, codeVersion: r.codeVersion, backend: r.backend, acquisition: r.acquisition, config: r.config, resultsFile: r.resultsFile })),
   };
   return download(JSON.stringify(config, null, 2), `${await fileStem(projectId)}-config.json`, "application/json");
 }

@@ -12,6 +12,7 @@ import { exportItems } from "../exports/exports";
 import { DIGITS, digitsProject, fastWorkerDeps, labelAll } from "./labeling-test-fixture";
 import { correctLabel, submitLabel, undoLastLabel } from "./labels";
 import { projectFile } from "../project-data/paths";
+import { readRoundProba } from "../project-data/round-files";
 import { cancelRound, listRounds, retryRound } from "../rounds/round-history";
 import { nextTasks } from "./tasks";
 import { stageDrawsSettled } from "./stages";
@@ -411,6 +412,47 @@ describe("the recommended configuration in the app", () => {
     expect(evidence.batches[0]).toMatchObject({ round: 2, poolSize: 1797 - 30 });
     for (const table of Object.values(evidence.batches[0].hardPseudo)) expect(table.reduce((a, b) => a + b, 0)).toBeCloseTo(1797 - 30, 6);
     expect(evidence.predictions.map((p) => p.row).sort()).toEqual(stage.tasks.map((t) => t.itemIndex).sort());
+  });
+
+  it("draws by the residual score from the round whose earlier models read calibrated (residualWhenCalibrated), and records which it drew by", async () => {
+    const { projectId, owner, annotators, truth } = await digitsProject({ acquisition: "hardnmi", design: "proportional", estimator: "guarded", seedSize: 100, batchSize: 20, budget: 200, residualWhenCalibrated: 1 });
+    for (let round = 0; round < 3; round++) {
+      await labelAll(annotators[0], projectId, truth, round === 0 ? 100 : 20);
+      await stageDrawsSettled();
+      await runOneJob("w", { deps: fastWorkerDeps });
+    }
+    const rounds = await db().round.findMany({ where: { projectId }, orderBy: { index: "asc" } });
+    // round 0 has no out-of-sample reading, round 1 none either (its new labels were drawn before round 0's model existed);
+    // round 2 reads round 0's model on the stage it drew, healthy, and any gap within 1 counts as calibrated
+    expect(rounds.map((r) => [r.index, r.status, r.acquisition])).toEqual([
+      [0, "done", "hardnmi"],
+      [1, "done", "hardnmi"],
+      [2, "done", "residual"],
+    ]);
+    expect(rounds[1].surrogateAccuracy).toBeNull();
+    expect(rounds[2].surrogateWeak).toBe(false);
+    // the ranking later stages draw with is the residual score, sqrt(1 - sum_y pi(y|x)^2), of round 2's pi; round 1's is not
+    const project = await db().project.findUniqueOrThrow({ where: { id: projectId } });
+    const residualGap = async (round: (typeof rounds)[number]) => {
+      const scores = (await readNpy(projectFile(project, round.scoresFile!))).data as Float32Array;
+      const { proba } = (await readRoundProba(project, round.probaFile!))!;
+      let worst = 0;
+      let ranked = 0;
+      for (let row = 0; row < scores.length; row++) {
+        if (!Number.isFinite(scores[row])) continue;
+        let sq = 0;
+        for (let y = 0; y < 10; y++) sq += proba[row * 10 + y] ** 2;
+        worst = Math.max(worst, Math.abs(scores[row] - Math.sqrt(Math.max(0, 1 - sq))));
+        ranked++;
+      }
+      return { worst, ranked };
+    };
+    const two = await residualGap(rounds[2]);
+    expect(two.ranked).toBeGreaterThan(1500);
+    expect(two.worst).toBeLessThan(1e-5);
+    expect((await residualGap(rounds[1])).worst).toBeGreaterThan(0.01);
+    // the dashboard's rounds list says which acquisition each round scored with
+    expect((await listRounds(owner, projectId)).rounds.map((r) => r.acquisition)).toEqual(["hardnmi", "hardnmi", "residual"]);
   });
 
   it("keeps each stage's evidence, so round 1 measures round 0's model on the stage it drew", async () => {

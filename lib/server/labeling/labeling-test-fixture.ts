@@ -18,7 +18,7 @@ import type { SessionUser } from "../auth/session";
 export const DIGITS = path.join(process.cwd(), "data", "digits");
 
 export async function digitsProject(
-  settings: Partial<{ seedSize: number; batchSize: number; budget: number; overlap: number; acquisition: string; design: string; pairDesign: string; pairUniformShare: number; fixmatch: boolean; fixmatchSteps: number; fixmatchWarmSteps: number | null; mode: string; estimator: string }> = {},
+  settings: Partial<{ seedSize: number; batchSize: number; budget: number; overlap: number; acquisition: string; design: string; pairDesign: string; pairUniformShare: number; fixmatch: boolean; fixmatchSteps: number; fixmatchWarmSteps: number | null; residualWhenCalibrated: number | null; mode: string; estimator: string }> = {},
 ) {
   const owner = await createTestUser("RESEARCHER");
   const { projectId } = await importBundle(DIGITS, owner.id, { name: "Digits", mode: (settings.mode as "clusterwise" | "pairwise") ?? "clusterwise" });

@@ -33,6 +33,6 @@ export function optionsCatalogue(): OptionsCatalogue {
 
 /** The project settings a new project starts with: the recommended configuration (no schema default holds them). */
 export function recommendedProjectSettings() {
-  const { acquisition, design, fixmatch, fixmatchSteps, fixmatchWarmSteps, estimator } = RECOMMENDED;
-  return { acquisition, design, fixmatch, fixmatchSteps, fixmatchWarmSteps, estimator, ...RECOMMENDED_PAIRS };
+  const { acquisition, design, fixmatch, fixmatchSteps, fixmatchWarmSteps, residualWhenCalibrated, estimator } = RECOMMENDED;
+  return { acquisition, design, fixmatch, fixmatchSteps, fixmatchWarmSteps, residualWhenCalibrated, estimator, ...RECOMMENDED_PAIRS };
 }

@@ -27,13 +27,14 @@ describe("project settings", () => {
       budget: 300,
       fixmatchSteps: 64,
       fixmatchWarmSteps: 16,
+      residualWhenCalibrated: 0.05,
       overlap: 3,
       annotatorsSeeEstimates: true,
       paused: true,
     });
     expect(response.status).toBe(200);
     const { settings } = await response.json();
-    expect(settings).toMatchObject({ mode: "pairwise", classMode: "open", acquisition: "bald", fixmatch: false, seedSize: 20, batchSize: 10, budget: 300, fixmatchSteps: 64, fixmatchWarmSteps: 16, overlap: 3, annotatorsSeeEstimates: true, paused: true, labels: 0 });
+    expect(settings).toMatchObject({ mode: "pairwise", classMode: "open", acquisition: "bald", fixmatch: false, seedSize: 20, batchSize: 10, budget: 300, fixmatchSteps: 64, fixmatchWarmSteps: 16, residualWhenCalibrated: 0.05, overlap: 3, annotatorsSeeEstimates: true, paused: true, labels: 0 });
     expect(settings.classes).toEqual([{ name: "cat", description: "felines" }, { name: "dog", description: "" }]);
     const stored = await db().project.findUniqueOrThrow({ where: { id: projectId }, include: { classes: { orderBy: { index: "asc" } } } });
     expect(stored).toMatchObject({ mode: "pairwise", guidelines: "Label the animal in front.", overlap: 3, paused: true });
@@ -42,14 +43,17 @@ describe("project settings", () => {
     // null turns warm start off again: every round from scratch
     expect((await (await patch(owner, projectId, { fixmatchWarmSteps: null })).json()).settings.fixmatchWarmSteps).toBeNull();
     expect((await db().project.findUniqueOrThrow({ where: { id: projectId } })).fixmatchWarmSteps).toBeNull();
+    // and the residual switch: null draws by the acquisition in every round
+    expect((await db().project.findUniqueOrThrow({ where: { id: projectId } })).residualWhenCalibrated).toBe(0.05);
+    expect((await (await patch(owner, projectId, { residualWhenCalibrated: null })).json()).settings.residualWhenCalibrated).toBeNull();
   });
 
   it("keeps the sampling design consistent with the acquisition", async () => {
     const { projectId, owner } = await createTestProject();
     const settings = async (json: unknown) => (await (await patch(owner, projectId, json)).json()).settings;
     // new projects get the recommended configuration (lib/cereal/method/recommended.ts)
-    const { acquisition, design, estimator, fixmatch, fixmatchSteps, fixmatchWarmSteps } = RECOMMENDED;
-    expect((await (await get(owner, projectId)).json()).settings).toMatchObject({ acquisition, design, estimator, fixmatch, fixmatchSteps, fixmatchWarmSteps });
+    const { acquisition, design, estimator, fixmatch, fixmatchSteps, fixmatchWarmSteps, residualWhenCalibrated } = RECOMMENDED;
+    expect((await (await get(owner, projectId)).json()).settings).toMatchObject({ acquisition, design, estimator, fixmatch, fixmatchSteps, fixmatchWarmSteps, residualWhenCalibrated });
     expect(RECOMMENDED).toMatchObject({ acquisition: "hardnmi", design: "proportional", estimator: "guarded", fixmatch: true, fixmatchSteps: 1024 });
     expect(await settings({ design: "top-score" })).toMatchObject({ acquisition: "hardnmi", design: "top-score" });
     // Random draws uniformly; a scoring acquisition keeps a design it can use, else draws proportionally
@@ -80,6 +84,8 @@ describe("project settings", () => {
     await bad({ pairUniformShare: 1.5 }, /pairUniformShare: pairUniformShare is a share: use 0 \(only the design's own pairs\) to 1/);
     await bad({ pairUniformShare: "half" }, /pairUniformShare: pairUniformShare is a number from 0 to 1/);
     await bad({ fixmatchWarmSteps: 0 }, /fixmatchWarmSteps: fixmatchWarmSteps is at least 1 step; null turns warm start off/);
+    await bad({ residualWhenCalibrated: 1.5 }, /residualWhenCalibrated: residualWhenCalibrated is a gap between accuracy and confidence from 0 to 1 \(e.g. 0.05\); null turns the switch off/);
+    await bad({ residualWhenCalibrated: "tight" }, /residualWhenCalibrated: residualWhenCalibrated is a gap between accuracy and confidence from 0 to 1 \(e.g. 0.05\), or null/);
   });
 
   it("has the pair design as a setting: recommended for new projects, changed by the owner, in the configuration export", async () => {

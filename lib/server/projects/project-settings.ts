@@ -49,6 +49,12 @@ export const projectSettingsInput = z.strictObject({
     .max(100_000)
     .nullable()
     .optional(),
+  residualWhenCalibrated: z
+    .number("residualWhenCalibrated is a gap between accuracy and confidence from 0 to 1 (e.g. 0.05), or null (draw by `acquisition` in every round).")
+    .min(0, "residualWhenCalibrated is a gap between accuracy and confidence from 0 to 1 (e.g. 0.05); null turns the switch off.")
+    .max(1, "residualWhenCalibrated is a gap between accuracy and confidence from 0 to 1 (e.g. 0.05); null turns the switch off.")
+    .nullable()
+    .optional(),
   overlap: count(20).optional(),
   annotatorsSeeEstimates: z.boolean().optional(),
   paused: z.boolean().optional(),
@@ -72,6 +78,7 @@ const SETTINGS_SELECT = {
   budget: true,
   fixmatchSteps: true,
   fixmatchWarmSteps: true,
+  residualWhenCalibrated: true,
   overlap: true,
   annotatorsSeeEstimates: true,
   paused: true,

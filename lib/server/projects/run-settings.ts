@@ -3,7 +3,7 @@
  * with them, the project's seed and the code version, a run can be reproduced. A pairwise project
  * adds its pair design and uniform share (a clusterwise project never reads them).
  */
-export const RUN_SETTING_KEYS = ["acquisition", "design", "estimator", "fixmatch", "fixmatchSteps", "fixmatchWarmSteps", "seedSize", "batchSize", "budget", "overlap"] as const;
+export const RUN_SETTING_KEYS = ["acquisition", "design", "estimator", "fixmatch", "fixmatchSteps", "fixmatchWarmSteps", "residualWhenCalibrated", "seedSize", "batchSize", "budget", "overlap"] as const;
 export type RunSettingKey = (typeof RUN_SETTING_KEYS)[number];
 export const PAIR_SETTING_KEYS = ["pairDesign", "pairUniformShare"] as const;
 export type PairSettingKey = (typeof PAIR_SETTING_KEYS)[number];

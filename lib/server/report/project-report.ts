@@ -87,7 +87,7 @@ export async function projectReport(user: SessionUser, projectId: string, query:
   await requireProjectRole(user, projectId, "OWNER");
   const project = await db().project.findUniqueOrThrow({
     where: { id: projectId },
-    select: { id: true, name: true, dataPath: true, mode: true, n: true, seed: true, overlap: true, acquisition: true, design: true, estimator: true, fixmatch: true, fixmatchSteps: true, fixmatchWarmSteps: true, seedSize: true, batchSize: true, budget: true, _count: { select: { classes: true, clusterings: true } } },
+    select: { id: true, name: true, dataPath: true, mode: true, n: true, seed: true, overlap: true, acquisition: true, design: true, estimator: true, fixmatch: true, fixmatchSteps: true, fixmatchWarmSteps: true, residualWhenCalibrated: true, seedSize: true, batchSize: true, budget: true, _count: { select: { classes: true, clusterings: true } } },
   });
   const history = await estimateHistory(projectId);
   const latest = history.at(-1);
@@ -136,6 +136,7 @@ export async function projectReport(user: SessionUser, projectId: string, query:
     fixmatch: project.fixmatch,
     fixmatchSteps: project.fixmatchSteps,
     fixmatchWarmSteps: project.fixmatchWarmSteps,
+    residualWhenCalibrated: project.residualWhenCalibrated,
     seedSize: project.seedSize,
     batchSize: project.batchSize,
     budget: project.budget,

@@ -1,6 +1,6 @@
 import type { CerealState } from "@/lib/cereal/method/problem";
 import { EMPTY_RECORD } from "@/lib/cereal/method/out-of-sample";
-import { estimateRound, fitRound, interimFit, needsSurrogate, rankRound, type EstimatedRound, type FittedRound, type RoundOptions } from "@/lib/cereal/method/round";
+import { estimateRound, fitRound, interimFit, needsSurrogate, rankRound, roundAcquisition, type EstimatedRound, type FittedRound, type RoundOptions } from "@/lib/cereal/method/round";
 import type { Ranking } from "@/lib/cereal/method/stages";
 import { db } from "../db";
 import { recordWithStages } from "../labeling/stages";
@@ -119,6 +119,7 @@ class ClusterwiseSteps implements RoundSteps {
         scoresFile: files.scoresFile,
         probaFile: files.probaFile,
         temperature: ranking.temperature,
+        acquisition: roundAcquisition(this.options, fitted.health),
       },
     });
     // stages draw with the latest round's ranking: pi of the round before the previous is no longer read

@@ -25,7 +25,7 @@ export function roundConfig<P extends Record<RunSettingKey | PairSettingKey, unk
 
 /** The settings a clusterwise round's fit and estimate read, as the worker and `cereal recompute` both build them. */
 export function clusterwiseRoundOptions(
-  settings: { acquisition: string; design: string; estimator: string; fixmatch: boolean; fixmatchSteps: number; fixmatchWarmSteps?: number | null },
+  settings: { acquisition: string; design: string; estimator: string; fixmatch: boolean; fixmatchSteps: number; fixmatchWarmSteps?: number | null; residualWhenCalibrated?: number | null },
   seed: number,
 ) {
   return {
@@ -36,6 +36,8 @@ export function clusterwiseRoundOptions(
     steps: settings.fixmatchSteps,
     // rounds recorded before warm start existed have no fixmatchWarmSteps: from scratch, as they ran
     warmSteps: settings.fixmatchWarmSteps ?? undefined,
+    // rounds recorded before the switch existed have no residualWhenCalibrated: `acquisition` in every round, as they drew
+    residualWhenCalibrated: settings.residualWhenCalibrated ?? undefined,
     seed,
     // With the guarded estimator, FixMatch falls back to supervised training while earlier models
     // fail on the new labels (lib/cereal/method/round.ts); the other estimators train as configured.

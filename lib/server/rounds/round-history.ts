@@ -38,6 +38,7 @@ export async function listRounds(user: SessionUser, projectId: string) {
         surrogateAccuracy: r.surrogateAccuracy,
         surrogateWeak: r.surrogateWeak,
         surrogateEce: r.surrogateEce,
+        acquisition: r.acquisition,
         trainSeconds: r.trainSeconds,
         roundSeconds: r.roundSeconds,
         writeSeconds: r.writeSeconds,

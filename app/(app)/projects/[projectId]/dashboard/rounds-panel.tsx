@@ -106,6 +106,12 @@ export function RoundsPanel({
               </span>
             )}
             .
+            {latest.acquisition === "residual" && (
+              <span data-testid="round-residual" title="The project draws by the predicted residual in rounds whose earlier models read calibrated (Settings: residual score where calibrated).">
+                {" "}
+                Its earlier models read calibrated, so the next stages draw by the predicted residual.
+              </span>
+            )}
           </p>
         )}
         {pairwise && latest && <PairwiseIntervalsNote latest={latest} />}

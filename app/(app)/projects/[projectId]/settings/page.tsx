@@ -19,7 +19,7 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
   const webhook = await projectWebhook(user, projectId).catch((error) => (error instanceof AppError && error.code === "forbidden" ? null : Promise.reject(error)));
   const catalogue = optionsCatalogue();
   // the settings form edits these; the trainer guard follows the estimator (guarded)
-  const { acquisition, design, fixmatch, fixmatchSteps, fixmatchWarmSteps, estimator } = catalogue.recommended;
+  const { acquisition, design, fixmatch, fixmatchSteps, fixmatchWarmSteps, residualWhenCalibrated, estimator } = catalogue.recommended;
   const { pairDesign, pairUniformShare } = catalogue.recommendedPairs;
   return (
     <div className="space-y-8">
@@ -44,7 +44,7 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
         designs={catalogue.designs}
         estimators={catalogue.estimators}
         pairDesigns={catalogue.pairDesigns}
-        recommended={{ acquisition, design, fixmatch, fixmatchSteps, fixmatchWarmSteps, estimator, pairDesign, pairUniformShare }}
+        recommended={{ acquisition, design, fixmatch, fixmatchSteps, fixmatchWarmSteps, residualWhenCalibrated, estimator, pairDesign, pairUniformShare }}
       />
       <AddClusteringForm projectId={projectId} />
       {webhook && (

@@ -23,6 +23,7 @@ interface Settings {
   budget: number;
   fixmatchSteps: number;
   fixmatchWarmSteps: number | null;
+  residualWhenCalibrated: number | null;
   overlap: number;
   annotatorsSeeEstimates: boolean;
   paused: boolean;
@@ -88,6 +89,7 @@ interface Recommended {
   fixmatch: boolean;
   fixmatchSteps: number;
   fixmatchWarmSteps: number | null;
+  residualWhenCalibrated: number | null;
   estimator: string;
   pairDesign: string;
   pairUniformShare: number;
@@ -217,7 +219,7 @@ export function SettingsForm({
               type="button"
               onClick={() => setS((prev) => ({ ...prev, ...recommended }))}
               className="text-xs font-medium text-indigo-600 hover:text-indigo-500"
-              title={`${recommended.acquisition}, ${recommended.design} sampling, ${recommended.fixmatch ? `FixMatch ${recommended.fixmatchSteps} steps` : "supervised"}, ${recommended.estimator} estimator (lib/cereal/method/ESTIMATORS.md); pairwise: ${recommended.pairDesign} pairs`}
+              title={`${recommended.acquisition}${recommended.residualWhenCalibrated !== null ? ` (the residual score where calibrated within ${recommended.residualWhenCalibrated})` : ""}, ${recommended.design} sampling, ${recommended.fixmatch ? `FixMatch ${recommended.fixmatchSteps} steps` : "supervised"}, ${recommended.estimator} estimator (lib/cereal/method/ESTIMATORS.md); pairwise: ${recommended.pairDesign} pairs`}
             >
               Use the recommended configuration
             </button>
@@ -249,6 +251,15 @@ export function SettingsForm({
             value={s.fixmatchWarmSteps ?? 0}
             onChange={(v) => set("fixmatchWarmSteps", v > 0 ? v : null)}
             hint={`Rounds after the first train this many steps on from the previous round's weights; 0 trains every round from scratch${recommended.fixmatchWarmSteps ? ` (${recommended.fixmatchWarmSteps} recommended)` : " (recommended)"}.`}
+          />
+          <NumberField
+            label="Residual score where calibrated (gap)"
+            min={0}
+            max={1}
+            step={0.01}
+            value={s.residualWhenCalibrated ?? 0}
+            onChange={(v) => set("residualWhenCalibrated", v > 0 ? v : null)}
+            hint={`A round draws by the predicted residual instead of the acquisition function where the earlier surrogates, measured on the batches labeled since, were calibrated within this gap between accuracy and confidence (proportional sampling only); 0 draws by the acquisition function in every round${recommended.residualWhenCalibrated ? ` (${recommended.residualWhenCalibrated} recommended)` : " (recommended)"}.`}
           />
           <div className="pt-6">
             <Toggle label="FixMatch" checked={s.fixmatch} onChange={(v) => set("fixmatch", v)} hint="Semi-supervised training of the surrogate." />

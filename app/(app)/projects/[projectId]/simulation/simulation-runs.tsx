@@ -26,6 +26,7 @@ interface Run {
     budget: number;
     steps: number;
     warmSteps?: number | null;
+    residualWhenCalibrated?: number | null;
     seed: number;
   };
   progress: { round: number; nLabels: number; budget: number } | null;
@@ -86,7 +87,7 @@ export function SimulationRuns({
   designs: Record<string, string[]>;
   estimators: string[];
   /** the recommended configuration (lib/cereal/method/recommended.ts) */
-  recommended: { acquisition: string; design: string; estimator: string; fixmatch: boolean; fixmatchSteps: number; fixmatchWarmSteps: number | null; trainerGuard: boolean };
+  recommended: { acquisition: string; design: string; estimator: string; fixmatch: boolean; fixmatchSteps: number; fixmatchWarmSteps: number | null; residualWhenCalibrated: number | null; trainerGuard: boolean };
   /** pairwise simulations: the pair designs, the recommended one with its uniform share */
   pairDesigns: string[];
   recommendedPairs: { pairDesign: string; pairUniformShare: number };
@@ -100,7 +101,7 @@ export function SimulationRuns({
   const [metric, setMetric] = useState<MetricKey>("nmi");
   const [error, setError] = useState<string | null>(null);
   // design "" = the acquisition's design in the paper
-  const [form, setForm] = useState({ acquisition: "hardnmi", design: "", estimator: "argmax", fixmatch: false, trainerGuard: false, seedSize: 50, batch: 50, budget: Math.min(300, n), steps: 256, warmSteps: 0, seed: 0 });
+  const [form, setForm] = useState({ acquisition: "hardnmi", design: "", estimator: "argmax", fixmatch: false, trainerGuard: false, seedSize: 50, batch: 50, budget: Math.min(300, n), steps: 256, warmSteps: 0, residualWhenCalibrated: 0, seed: 0 });
   const [pairForm, setPairForm] = useState({ mode: projectMode, ...recommendedPairs });
   const pairwise = pairForm.mode === "pairwise";
 
@@ -135,8 +136,8 @@ export function SimulationRuns({
     event.preventDefault();
     setError(null);
     try {
-      // warm steps 0: every round from scratch
-      const { design, ...rest } = { ...form, warmSteps: form.warmSteps || null };
+      // warm steps 0: every round from scratch; gap 0: the acquisition in every round
+      const { design, ...rest } = { ...form, warmSteps: form.warmSteps || null, residualWhenCalibrated: form.residualWhenCalibrated || null };
       const { seedSize, batch, budget, seed } = form;
       const body = pairwise ? { ...pairForm, seedSize, batch, budget, seed } : design ? { ...rest, design } : rest;
       const { id } = await apiJson<{ id: string }>(`/api/projects/${projectId}/simulations`, { method: "POST", body });
@@ -209,10 +210,19 @@ export function SimulationRuns({
             </label>
           </>
         )}
-        {(pairwise ? (["seedSize", "batch", "budget", "seed"] as const) : (["seedSize", "batch", "budget", "steps", "warmSteps", "seed"] as const)).map((key) => (
+        {(pairwise ? (["seedSize", "batch", "budget", "seed"] as const) : (["seedSize", "batch", "budget", "steps", "warmSteps", "residualWhenCalibrated", "seed"] as const)).map((key) => (
           <label key={key} className="flex flex-col gap-1">
-            {{ seedSize: "Seed batch", batch: "Batch", budget: "Budget", steps: "Train steps", warmSteps: "Warm steps (0: off)", seed: "Random seed" }[key]}
-            <input type="number" min={key === "seed" || key === "warmSteps" ? 0 : 1} className={`${field} w-24`} value={form[key]} onChange={num(key)} />
+            {{ seedSize: "Seed batch", batch: "Batch", budget: "Budget", steps: "Train steps", warmSteps: "Warm steps (0: off)", residualWhenCalibrated: "Residual-score gap (0: off)", seed: "Random seed" }[key]}
+            <input
+              type="number"
+              min={key === "seed" || key === "warmSteps" || key === "residualWhenCalibrated" ? 0 : 1}
+              max={key === "residualWhenCalibrated" ? 1 : undefined}
+              step={key === "residualWhenCalibrated" ? 0.01 : 1}
+              title={key === "residualWhenCalibrated" ? "Draw by the predicted residual in rounds whose earlier surrogates read calibrated within this gap between accuracy and confidence" : undefined}
+              className={`${field} w-24`}
+              value={form[key]}
+              onChange={num(key)}
+            />
           </label>
         ))}
         {!pairwise && (
@@ -230,15 +240,15 @@ export function SimulationRuns({
         <button
           type="button"
           onClick={() => {
-            const { fixmatchSteps, fixmatchWarmSteps, ...rest } = recommended;
+            const { fixmatchSteps, fixmatchWarmSteps, residualWhenCalibrated, ...rest } = recommended;
             if (pairwise) setPairForm({ ...pairForm, ...recommendedPairs });
-            else setForm({ ...form, ...rest, steps: fixmatchSteps, warmSteps: fixmatchWarmSteps ?? 0 });
+            else setForm({ ...form, ...rest, steps: fixmatchSteps, warmSteps: fixmatchWarmSteps ?? 0, residualWhenCalibrated: residualWhenCalibrated ?? 0 });
           }}
           className="pb-1.5 text-xs font-medium text-indigo-600 hover:text-indigo-500"
           title={
             pairwise
               ? `${recommendedPairs.pairDesign} pairs, uniform share ${recommendedPairs.pairUniformShare}`
-              : `${recommended.acquisition}, ${recommended.design}, ${recommended.fixmatch ? `FixMatch ${recommended.fixmatchSteps} steps${recommended.fixmatchWarmSteps ? `, then ${recommended.fixmatchWarmSteps} warm` : ""}` : "supervised"}, ${recommended.estimator}`
+              : `${recommended.acquisition}${recommended.residualWhenCalibrated !== null ? ` (the residual score where calibrated within ${recommended.residualWhenCalibrated})` : ""}, ${recommended.design}, ${recommended.fixmatch ? `FixMatch ${recommended.fixmatchSteps} steps${recommended.fixmatchWarmSteps ? `, then ${recommended.fixmatchWarmSteps} warm` : ""}` : "supervised"}, ${recommended.estimator}`
           }
         >
           Recommended
