@@ -20,6 +20,8 @@ const BLENDED_INTERVAL =
   "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median or from the soft estimate, whichever is farther.";
 const FLOORED_INTERVAL =
   "the prediction-powered table's 90% bootstrap spread, no narrower than that table's jackknife standard error allows, centred on the estimate and widened by its distance from that table's median or from the soft estimate, whichever is farther.";
+const POOL_FLOORED_INTERVAL =
+  "the prediction-powered table's 90% bootstrap spread, no narrower than that table's jackknife standard error allows nor than the pool's own noise (how far the truth may lie from the soft table were each unlabeled item's class drawn from the surrogate's distribution), centred on the estimate and widened by its distance from that table's median or from the soft estimate, whichever is farther.";
 const GUARDED_INTERVAL_BEFORE = "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median.";
 
 export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
@@ -39,7 +41,7 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   "ppi-jackknife": { estimate: "prediction-powered as ppi, with a jackknife correction of its small-sample bias (what the guarded estimator reports whenever it reports the prediction-powered table).", interval: BOOTSTRAP },
   guarded: {
     estimate: `the mean of soft (labels + the surrogate's class distributions) and prediction-powered (where the two disagree the truth has mostly lain between them), the latter with a jackknife correction of its small-sample bias until the labels number one per cell of the clustering's table (classes × clusters), except ${GUARDED_BRANCHES}`,
-    interval: FLOORED_INTERVAL,
+    interval: POOL_FLOORED_INTERVAL,
   },
   "guarded-pick": {
     estimate: `${GUARDED_ESTIMATE} Once its confidence has been more than 25 points above how often it is right (overconfident), prediction-powered in the rounds where the soft and prediction-powered NMI are more than 2 jackknife standard errors apart; and prediction-powered for a clustering once the labels number 5 per cell of its table (classes × clusters), however healthy the surrogate reads; the prediction-powered table always with the jackknife correction (the default before issue #23's average).`,
@@ -77,10 +79,9 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     estimate: "as guarded (its interval is the guarded estimator's before its spread was held to the jackknife's).",
     interval: BLENDED_INTERVAL,
   },
-  "guarded-pool-floor": {
-    estimate: "as guarded.",
-    interval:
-      "the prediction-powered table's 90% bootstrap spread, no narrower than that table's jackknife standard error allows nor than the pool's own noise (how far the truth may lie from the soft table were every unlabeled item's class drawn from the surrogate's distribution), centred on the estimate and widened by its distance from that table's median or from the soft estimate, whichever is farther.",
+  "guarded-no-pool-floor": {
+    estimate: "as guarded (its interval is the guarded estimator's before its spread was also held to the pool's own noise).",
+    interval: FLOORED_INTERVAL,
   },
   "guarded-jackknifed-mean": {
     estimate: "as guarded, but its mean takes the prediction-powered estimate with the jackknife correction at every number of labels (the guarded estimator before it dropped the correction from one label per cell on).",

@@ -7,7 +7,7 @@ import {
   guardedEstimator,
   guardedMetrics,
   guardedNoFloorEstimator,
-  guardedPoolFloorEstimator,
+  guardedNoPoolFloorEstimator,
   guardedJackknifedMeanEstimator,
   guardedNoGapEstimator,
   guardedNoOverconfidenceEstimator,
@@ -197,14 +197,14 @@ describe("surrogate health: calibration", () => {
     expect(floored.acc[1] - floored.acc[0]).toBeGreaterThan(plain.acc[1] - plain.acc[0] + 0.01);
   });
 
-  it("guarded-pool-floor: the floor is the larger of the jackknife's standard error and the pool's own noise, metric by metric", () => {
+  it("guarded's floor is the larger of the jackknife's standard error and the pool's own noise, metric by metric (guarded-no-pool-floor: the jackknife's alone)", () => {
     const three = threeOfFourLabeled();
     const { clusters } = three;
     const jk = (input: EstimatorInput) => jackknife(input, (i) => ppiTable(i, clusters, { pseudo: "soft", lambda: "tuned" })).se!;
     // calibrated batches: the jackknife's standard error is the larger
     const se = jk(three.input);
     const pool = poolNoiseSe(three.input, clusters, softTable(three.input, clusters));
-    const floor = guardedPoolFloorEstimator.intervalSpreadFloor!(three.input, clusters)!;
+    const floor = guardedEstimator.intervalSpreadFloor!(three.input, clusters)!;
     for (const k of METRIC_KEYS) expect(floor[k]).toBe(Math.max(se[k], pool[k]));
     expect(floor.nmi).toBe(se.nmi);
     // batches the earlier models read exactly (pi 1 : 0, every row right): no residual for the jackknife to read, so the pool's noise rules
@@ -218,13 +218,13 @@ describe("surrogate health: calibration", () => {
       unlabeled: all.labeled.rows.slice(m),
       proba: Float32Array.from({ length: 2 * (all.n - m) }, (_, j) => (j % 2 ? 0.02 : 0.98)),
     };
-    const exactFloor = guardedPoolFloorEstimator.intervalSpreadFloor!(exact, clusters)!;
+    const exactFloor = guardedEstimator.intervalSpreadFloor!(exact, clusters)!;
     const exactPool = poolNoiseSe(exact, clusters, softTable(exact, clusters));
     expect(jk(exact).nmi).toBeLessThan(1e-10);
-    expect(guardedEstimator.intervalSpreadFloor!(exact, clusters)!.nmi).toBe(jk(exact).nmi);
+    expect(guardedNoPoolFloorEstimator.intervalSpreadFloor!(exact, clusters)!.nmi).toBe(jk(exact).nmi);
     expect(exactPool.nmi).toBeGreaterThan(0.001);
     expect(exactFloor.nmi).toBe(exactPool.nmi);
-    expect(guardedPoolFloorEstimator.metrics!(exact, clusters)).toEqual(guardedEstimator.metrics!(exact, clusters));
+    expect(guardedNoPoolFloorEstimator.metrics!(exact, clusters)).toEqual(guardedEstimator.metrics!(exact, clusters));
   });
 
   it("guarded: with a label per cell of the table and more, the mean takes the plain ppi metrics (guarded-jackknifed-mean the jackknifed ones)", () => {
