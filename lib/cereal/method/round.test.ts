@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { roundAcquisition } from "./round";
+import { RESIDUAL_MIN_ACCURACY, roundAcquisition } from "./round";
 import type { SurrogateHealth } from "./surrogate-health";
 
-const reading = (recentUnderconfidence: number | null, recentCount = 150, weak = false): SurrogateHealth => ({
-  latestAccuracy: 0.9,
+const reading = (recentUnderconfidence: number | null, recentCount = 150, weak = false, recentAccuracy = 0.9): SurrogateHealth => ({
+  latestAccuracy: recentAccuracy,
   latestCount: 50,
-  recentAccuracy: 0.9,
+  recentAccuracy,
   recentCount,
-  recentConfidence: recentUnderconfidence === null ? null : 0.9 - recentUnderconfidence,
+  recentConfidence: recentUnderconfidence === null ? null : recentAccuracy - recentUnderconfidence,
   weak,
   recentUnderconfidence,
   diffuse: false,
@@ -33,6 +33,14 @@ describe("roundAcquisition", () => {
     expect(roundAcquisition(options, reading(0, 19))).toBe("hardnmi");
     expect(roundAcquisition(options, reading(0, 20))).toBe("residual");
     expect(roundAcquisition(options, reading(0, 150, true))).toBe("hardnmi");
+  });
+
+  it("keeps the configured acquisition where the earlier models were under RESIDUAL_MIN_ACCURACY right, calibrated or not", () => {
+    expect(RESIDUAL_MIN_ACCURACY).toBe(0.9);
+    expect(roundAcquisition(options, reading(0, 150, false, 0.95))).toBe("residual");
+    expect(roundAcquisition(options, reading(0, 150, false, 0.9))).toBe("residual");
+    expect(roundAcquisition(options, reading(0, 150, false, 0.89))).toBe("hardnmi");
+    expect(roundAcquisition(options, reading(0.02, 150, false, 0.8))).toBe("hardnmi");
   });
 
   it("switches only where the round draws proportionally: the residual score is a sampling weight", () => {

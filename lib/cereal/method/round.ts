@@ -118,12 +118,19 @@ export interface RoundResult {
  * honest pi predicts (ESTIMATORS.md "Active inference": digits' FixMatch is 1-2 points overconfident, the demo's 10-25);
  * round 0 has no such reading and keeps `options.acquisition`. Chosen given the past, so each draw's q stays its design's.
  * Only where the round draws proportionally: the residual score is a sampling weight (active inference), and a top-score or
- * uniform design would not draw by it as such.
+ * uniform design would not draw by it as such. And only where those models were at least RESIDUAL_MIN_ACCURACY right: the
+ * score pays where the residuals sit on few items; on the weak set FixMatch read calibrated at 77-90% right and the switch
+ * cost weak-aniso and weak-modes (+0.0021 and +0.0015 NMI AEC, 4 seeds), while digits' switched rounds read 91-100%
+ * (ESTIMATORS.md "Active inference").
  */
+/** the earlier models' out-of-sample accuracy from which a calibrated reading lets a round draw by the residual score (roundAcquisition) */
+export const RESIDUAL_MIN_ACCURACY = 0.9;
+
 export function roundAcquisition(options: Pick<RoundOptions, "acquisition" | "design" | "residualWhenCalibrated">, health: SurrogateHealth | null): Acquisition {
   const gap = options.residualWhenCalibrated;
   if ((options.design ?? DEFAULT_DESIGN[options.acquisition]) !== "proportional") return options.acquisition;
   if (gap === undefined || !health || health.weak || health.recentUnderconfidence === null || health.recentCount < CALIBRATION_MIN_ROWS) return options.acquisition;
+  if (health.recentAccuracy === null || health.recentAccuracy < RESIDUAL_MIN_ACCURACY) return options.acquisition;
   return Math.abs(health.recentUnderconfidence) <= gap ? "residual" : options.acquisition;
 }
 
