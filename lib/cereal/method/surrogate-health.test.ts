@@ -133,18 +133,20 @@ function batchesOf(batches: { predicted: [number, number]; right: (i: number) =>
   };
 }
 const batchOf = (predicted: [number, number], right: (i: number) => boolean) => batchesOf([{ predicted, right }]);
-/** four calibrated batches (pi 0.8 : 0.2, right on 32 of 40), the first three labeled (122 rows with the seed), the fourth's 40
- * rows left unlabeled with the same pi; and the two-cluster clustering over them */
-function threeOfFourLabeled(): { input: EstimatorInput; clusters: TestClustering } {
-  const calibrated = { predicted: [0.8, 0.2] as [number, number], right: (i: number) => i % 5 !== 0 };
-  const all = batchesOf([calibrated, calibrated, calibrated, calibrated]);
+/** four batches (by default calibrated: pi 0.8 : 0.2, right on 32 of 40), the first three labeled (122 rows with the seed), the
+ * fourth's 40 rows left unlabeled with pi `pool` (by default the batches' pi); and the two-cluster clustering over them */
+function threeOfFourLabeled(
+  batch: { predicted: [number, number]; right: (i: number) => boolean } = { predicted: [0.8, 0.2], right: (i) => i % 5 !== 0 },
+  pool: [number, number] = batch.predicted,
+): { input: EstimatorInput; clusters: TestClustering } {
+  const all = batchesOf([batch, batch, batch, batch]);
   const m = 2 + 3 * 40;
   const input: EstimatorInput = {
     ...all,
     labeled: { rows: all.labeled.rows.slice(0, m), labels: all.labeled.labels.slice(0, m) },
     draws: all.draws.slice(0, m),
     unlabeled: all.labeled.rows.slice(m),
-    proba: Float32Array.from({ length: 2 * (all.n - m) }, (_, j) => (j % 2 ? 0.2 : 0.8)),
+    proba: Float32Array.from({ length: 2 * (all.n - m) }, (_, j) => pool[j % 2]),
   };
   return { input, clusters: { name: "c", k: 2, assignments: Int32Array.from({ length: input.n }, (_, i) => i % 2) } };
 }
@@ -208,16 +210,7 @@ describe("surrogate health: calibration", () => {
     for (const k of METRIC_KEYS) expect(floor[k]).toBe(Math.max(se[k], pool[k]));
     expect(floor.nmi).toBe(se.nmi);
     // batches the earlier models read exactly (pi 1 : 0, every row right): no residual for the jackknife to read, so the pool's noise rules
-    const sure = { predicted: [1, 0] as [number, number], right: () => true };
-    const all = batchesOf([sure, sure, sure, sure]);
-    const m = 2 + 3 * 40;
-    const exact: EstimatorInput = {
-      ...all,
-      labeled: { rows: all.labeled.rows.slice(0, m), labels: all.labeled.labels.slice(0, m) },
-      draws: all.draws.slice(0, m),
-      unlabeled: all.labeled.rows.slice(m),
-      proba: Float32Array.from({ length: 2 * (all.n - m) }, (_, j) => (j % 2 ? 0.02 : 0.98)),
-    };
+    const exact = threeOfFourLabeled({ predicted: [1, 0], right: () => true }, [0.98, 0.02]).input;
     const exactFloor = guardedEstimator.intervalSpreadFloor!(exact, clusters)!;
     const exactPool = poolNoiseSe(exact, clusters, softTable(exact, clusters));
     expect(jk(exact).nmi).toBeLessThan(1e-10);
