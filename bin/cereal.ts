@@ -59,7 +59,7 @@ const USAGE = `usage:
                   [--threshold 0.95] [--surrogate mlp|fake|mixture|select|select-cells|select-both (select: the MLP or the Gaussian mixture by out-of-sample log-loss; select-cells: by the soft table's cell bias; select-both: the mixture where both prefer it)]
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1] [--uniform-while-ppi on|off]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
-                  [--compare all|NAME,NAME] [--record-predictions] [--calibrate] [--score-calibrated] [--residual-when-calibrated GAP (the residual score where pi reads calibrated within GAP)] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
+                  [--compare all|NAME,NAME] [--record-predictions] [--calibrate] [--score-calibrated] [--residual-when-calibrated GAP (the residual score where the earlier models read at least 90% right and calibrated within GAP)] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
                   [--lag 0 (asynchronous stages drawn with rankings L rounds old)] [--skip-rate 0 (skips: P on hard rows, P/5 elsewhere)]
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]

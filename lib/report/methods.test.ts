@@ -52,7 +52,7 @@ describe("the methods paragraph", () => {
   it("says a round scored by the predicted residual where the earlier surrogates read calibrated, and nothing of it where the switch is off", () => {
     const text = methodsParagraph({ ...config, residualWhenCalibrated: 0.05 }, "text");
     expect(text).toContain(
-      "scored by the Hard NMI acquisition function (or, in a round whose earlier surrogates, measured on the batches drawn since, were calibrated within 0.05 between accuracy and confidence, in proportion to the standard deviation of the surrogate's predicted residual (active inference)) and drawn with probability proportional",
+      "scored by the Hard NMI acquisition function (or, in a round whose earlier surrogates, measured on the batches drawn since, were at least 90% right and calibrated within 0.05 between accuracy and confidence, in proportion to the standard deviation of the surrogate's predicted residual (active inference)) and drawn with probability proportional",
     );
     expect(methodsParagraph(config, "text")).not.toContain("predicted residual");
   });

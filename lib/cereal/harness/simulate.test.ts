@@ -6,7 +6,7 @@ import { createFixedSurrogate, fixedSurrogateFactory, oneHot } from "../fakes/fi
 import type { FitOptions } from "../method/surrogate";
 import { createKnnSurrogateFactory } from "../fakes/knn-surrogate";
 import type { CerealProblem } from "../method/problem";
-import { RESIDUAL_MIN_ACCURACY } from "../method/round";
+import { RESIDUAL_MIN_ACCURACY } from "../method/surrogate-health";
 import { simulate } from "./simulate";
 
 let digits: Bundle | undefined;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RESIDUAL_MIN_ACCURACY, roundAcquisition } from "./round";
+import { roundAcquisition } from "./round";
+import { RESIDUAL_MIN_ACCURACY } from "./surrogate-health";
 import type { SurrogateHealth } from "./surrogate-health";
 
 const reading = (recentUnderconfidence: number | null, recentCount = 150, weak = false, recentAccuracy = 0.9): SurrogateHealth => ({

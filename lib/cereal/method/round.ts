@@ -16,7 +16,7 @@ import type { Ranking } from "./stages";
 import { positionsIn, unlabeledRows, type CerealState } from "./problem";
 import { deriveSeed, Random } from "../../random/named-streams";
 import type { FitProgress, FitReport, Surrogate } from "./surrogate";
-import { CALIBRATION_MIN_ROWS, surrogateHealth, type HealthOptions, type SurrogateHealth } from "./surrogate-health";
+import { CALIBRATION_MIN_ROWS, RESIDUAL_MIN_ACCURACY, surrogateHealth, type HealthOptions, type SurrogateHealth } from "./surrogate-health";
 
 export interface RoundOptions {
   readonly acquisition: Acquisition;
@@ -123,9 +123,6 @@ export interface RoundResult {
  * cost weak-aniso and weak-modes (+0.0021 and +0.0015 NMI AEC, 4 seeds), while digits' switched rounds read 91-100%
  * (ESTIMATORS.md "Active inference").
  */
-/** the earlier models' out-of-sample accuracy from which a calibrated reading lets a round draw by the residual score (roundAcquisition) */
-export const RESIDUAL_MIN_ACCURACY = 0.9;
-
 export function roundAcquisition(options: Pick<RoundOptions, "acquisition" | "design" | "residualWhenCalibrated">, health: SurrogateHealth | null): Acquisition {
   const gap = options.residualWhenCalibrated;
   if ((options.design ?? DEFAULT_DESIGN[options.acquisition]) !== "proportional") return options.acquisition;

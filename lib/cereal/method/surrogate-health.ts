@@ -68,6 +68,9 @@ export interface CalibrationWindow {
 /** rows a calibration reading needs: under 20 the gap says little (one wrong row moves it by 5 points or more) */
 export const CALIBRATION_MIN_ROWS = 20;
 
+/** the earlier models' out-of-sample accuracy from which a calibrated reading lets a round draw by the residual score (round.ts roundAcquisition) */
+export const RESIDUAL_MIN_ACCURACY = 0.9;
+
 /** whether a window reads pi as overconfident: from 20 rows on (as `diffuse`), its gap below minus `overconfidentGap` */
 export function readsOverconfident(window: CalibrationWindow, options: HealthOptions = {}): boolean {
   return window.count >= CALIBRATION_MIN_ROWS && window.gap < -(options.overconfidentGap ?? OVERCONFIDENT_GAP);

@@ -86,7 +86,7 @@ export const settingsResponse = z.strictObject({
     residualWhenCalibrated: z
       .number()
       .nullable()
-      .describe("a round draws by the predicted residual instead of `acquisition` where the earlier models, measured out of sample, read calibrated within this gap (0 to 1), where the design is proportional; null: `acquisition` in every round"),
+      .describe("a round draws by the predicted residual instead of `acquisition` where the earlier models, measured out of sample, were at least 90% right and read calibrated within this gap (0 to 1), where the design is proportional; null: `acquisition` in every round"),
     pairDesign: z.enum(["random", "uncertain", "anchor"]).describe("pairwise projects: how the rounds draw pairs"),
     pairUniformShare: z.number().describe("pairwise projects: the share of each round's pairs drawn uniformly"),
     overlap: z.number().int(),

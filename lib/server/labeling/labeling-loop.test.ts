@@ -5,7 +5,7 @@ import * as labelsRoute from "@/app/api/projects/[projectId]/labels/route";
 import { readNpy } from "@/lib/data/npy";
 import { createKnnSurrogate } from "@/lib/cereal/fakes/knn-surrogate";
 import { expectedCalibrationError } from "@/lib/cereal/method/calibration";
-import { RESIDUAL_MIN_ACCURACY } from "@/lib/cereal/method/round";
+import { RESIDUAL_MIN_ACCURACY } from "@/lib/cereal/method/surrogate-health";
 import type { SurrogateFactory } from "@/lib/cereal/method/surrogate";
 import { clampMetric, METRIC_KEYS, type MetricKey } from "@/lib/metrics";
 import { db } from "../db";

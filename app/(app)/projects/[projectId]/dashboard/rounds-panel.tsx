@@ -107,9 +107,9 @@ export function RoundsPanel({
             )}
             .
             {latest.acquisition === "residual" && (
-              <span data-testid="round-residual" title="The project draws by the predicted residual in rounds whose earlier models read calibrated (Settings: residual score where calibrated).">
+              <span data-testid="round-residual" title="The project draws by the predicted residual in rounds whose earlier models read at least 90% right and calibrated (Settings: residual score where calibrated).">
                 {" "}
-                Its earlier models read calibrated, so the next stages draw by the predicted residual.
+                Its earlier models read accurate and calibrated, so the next stages draw by the predicted residual.
               </span>
             )}
           </p>
