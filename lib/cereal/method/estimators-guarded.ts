@@ -304,8 +304,8 @@ function ppiJackknifeSe(input: EstimatorInput, clustering: TestClustering, guard
  * digits' coverage, runs as the unit, from 0.842 to 0.892 (MEASUREMENTS.md "Issue #23: the draws' spread floored at the jackknife's").
  * Nor narrower than the pool's own noise (pool-noise.ts), which a pool pi reads almost exactly leaves the drawn residuals and
  * their jackknife blind to: with the residual score where pi reads calibrated, digits' rounds after 200 labels held NMI in
- * 614/640 instead of 574/640 (20 seeds), and the kNN fake's (diffuse pi, for which the pool noise reads high) in 492/544
- * instead of 449/544 (17 seeds)
+ * 614/640 instead of 574/640 (20 seeds), and the kNN fake's (diffuse pi, for which the pool noise reads high) in 583/640
+ * instead of 539/640 (20 seeds)
  * (MEASUREMENTS.md "Issue #23: the pool's own noise as a floor")
  */
 export const guardedEstimator = guardedEstimatorOf("guarded", { blend: "half", spreadFloorJackknife: true, spreadFloorPool: true, blendPlainPpiPerCell: 1 });

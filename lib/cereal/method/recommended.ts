@@ -38,8 +38,9 @@ export const RECOMMENDED: Configuration = {
   // digits and the demo (budget 300) the AEC differed by +0.0002 +- 0.0003 and -0.0004 +- 0.0002 NMI
   // (within 2 SE, issue #24), for a fifth of the fit time
   fixmatchWarmSteps: 256,
-  // measured, not adopted: digits 0.22x -> 0.14x Random's AEC with 0.05 (20 seeds), the demo never switches, the weak set
-  // within error on 2 seeds; its intervals needed a floor where the pool is read almost exactly (ESTIMATORS.md "Active inference")
+  // measured, not adopted: with 0.05, digits 0.22x -> 0.14x Random's AEC (20 seeds), the demo never switches, and it
+  // cost weak-aniso, weak-modes (4 seeds) and, without its 90%-right gate, a fresh bundle; gated, no gain shown off digits
+  // (ESTIMATORS.md "Active inference")
   residualWhenCalibrated: null,
   estimator: "guarded",
   trainerGuard: true,
