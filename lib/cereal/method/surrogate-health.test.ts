@@ -17,6 +17,8 @@ import {
   guardedPlainPpiEstimator,
   guardedTable,
   OVERCONFIDENT_GAP_Z,
+  POOL_FLOOR_MAX_CELLS,
+  readsPoolNoise,
 } from "./estimators-guarded";
 import { jackknife, jackknifeMetrics } from "./jackknife";
 import type { EstimatorInput } from "./estimators";
@@ -217,6 +219,10 @@ describe("surrogate health: calibration", () => {
     expect(guardedNoPoolFloorEstimator.intervalSpreadFloor!(exact, clusters)!.nmi).toBe(jk(exact).nmi);
     expect(exactPool.nmi).toBeGreaterThan(0.001);
     expect(exactFloor.nmi).toBe(exactPool.nmi);
+    // over POOL_FLOOR_MAX_CELLS cells (classes x clusters) the pool's noise is not read: the jackknife's floor alone
+    const many = { numClasses: POOL_FLOOR_MAX_CELLS };
+    expect(readsPoolNoise(exact, clusters)).toBe(true);
+    expect(readsPoolNoise(many, clusters)).toBe(false);
     expect(guardedNoPoolFloorEstimator.metrics!(exact, clusters)).toEqual(guardedEstimator.metrics!(exact, clusters));
   });
 
