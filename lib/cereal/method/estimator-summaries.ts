@@ -75,6 +75,10 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     estimate: `as guarded-blend, the prediction-powered estimate's squared error taken as its jackknife variance plus the square of its jackknife correction, except ${GUARDED_BRANCHES}`,
     interval: BLENDED_INTERVAL,
   },
+  "guarded-blend-calibrated": {
+    estimate: "as guarded, but where the surrogate has never read overconfident the two estimates are weighted by their estimated squared errors (as guarded-blend) instead of half each.",
+    interval: POOL_FLOORED_INTERVAL,
+  },
   "guarded-no-floor": {
     estimate: "as guarded (its interval is the guarded estimator's before its spread was held to the jackknife's).",
     interval: BLENDED_INTERVAL,

@@ -101,6 +101,8 @@ export interface GuardOptions extends HealthOptions {
   /** with a blend: from this many labels per cell of the clustering's table on, the ppi side is the plain table's metrics, not
    * the jackknifed ones (absent: jackknifed at every number of labels, guarded-jackknifed-mean; the default: 1) */
   readonly blendPlainPpiPerCell?: number;
+  /** with a blend: where the surrogate has never read overconfident, this weighing instead (absent: the blend's everywhere) */
+  readonly blendWhenCalibrated?: BlendVariance;
 }
 
 /** how a blend weighs the two: by squared errors, the ppi side's its jackknife variance ("se") or that plus the square of the
@@ -161,6 +163,8 @@ type GuardState = "healthy" | "weak" | "diffuse" | "overconfident" | "gap" | "pl
 interface GuardVerdict {
   readonly state: GuardState;
   readonly soft?: MetricValues;
+  /** the surrogate read overconfident in some window so far (guardReading), whatever the gap showed */
+  readonly overconfident?: boolean;
 }
 
 /** which estimate the surrogate's health calls for: weak (accuracy) before diffuse and overconfident (calibration), then plentiful labels for this clustering's table */
@@ -169,10 +173,10 @@ function guardState(input: EstimatorInput, clustering: TestClustering, guard: Gu
   if (h.weak) return { state: "weak" };
   if (h.diffuse) return { state: "diffuse" };
   const gap = guard.overconfidence !== false && (overconfident || guard.gapInEveryRound === true) ? overconfidenceShows(input, clustering, guard) : null;
-  if (gap?.shows) return { state: overconfident ? "overconfident" : "gap", soft: gap.soft };
+  if (gap?.shows) return { state: overconfident ? "overconfident" : "gap", soft: gap.soft, overconfident };
   const perCell = guard.plentifulPerCell === undefined ? PLENTIFUL_LABELS_PER_CELL : guard.plentifulPerCell;
   const plentiful = perCell !== null && labelsArePlentiful(input.labeled.rows.length, input.numClasses, clustering.k, perCell);
-  return { state: plentiful ? "plentiful" : "healthy", soft: gap?.soft };
+  return { state: plentiful ? "plentiful" : "healthy", soft: gap?.soft, overconfident };
 }
 
 /**
@@ -224,14 +228,15 @@ function ppiJackknifeMetrics(input: EstimatorInput, clustering: TestClustering):
 
 /** the soft table's metrics when healthy (blended with the ppi table's, jackknifed or from blendPlainPpiPerCell labels per cell plain, where the guard blends, in every state but weak and diffuse); when weak, overconfident or the labels are plentiful, the ppi table's with the jackknife's small-sample correction (as they are where the guard says jackknifePpi false); when diffuse, the ppi-hard table's */
 export function guardedMetrics(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions = {}): MetricValues {
-  const { state, soft } = guardVerdict(input, clustering, guard);
+  const { state, soft, overconfident } = guardVerdict(input, clustering, guard);
   if (state === "weak") return ppiJackknifeMetrics(input, clustering);
   if (state === "diffuse") return metricsFromTable(ppiTable(input, clustering, PPI_HARD));
   if (guard.blend) {
     const softMetrics = soft ?? metricsFromTable(softTable(input, clustering));
     const ppi = ppiJackknife(input, clustering, PPI);
     const plain = guard.blendPlainPpiPerCell !== undefined && labelsArePlentiful(input.labeled.rows.length, input.numClasses, clustering.k, guard.blendPlainPpiPerCell);
-    return blendedMetrics(softMetrics, plain ? { ...ppi, corrected: ppi.full } : ppi, guard.blend);
+    const variance = guard.blendWhenCalibrated !== undefined && !overconfident ? guard.blendWhenCalibrated : guard.blend;
+    return blendedMetrics(softMetrics, plain ? { ...ppi, corrected: ppi.full } : ppi, variance);
   }
   if (state === "overconfident" || state === "gap" || state === "plentiful") {
     if (guard.jackknifePpi !== false) return ppiJackknifeMetrics(input, clustering);
@@ -321,6 +326,8 @@ function ppiJackknifeSe(input: EstimatorInput, clustering: TestClustering, guard
  * (MEASUREMENTS.md "Issue #23: the pool's own noise as a floor")
  */
 export const guardedEstimator = guardedEstimatorOf("guarded", { blend: "half", spreadFloorJackknife: true, spreadFloorPool: true, blendPlainPpiPerCell: 1 });
+/** the default, but where the surrogate has never read overconfident its soft and ppi sides weighted by their estimated squared errors (blendedMetrics "se") instead of half each: issue #23's fresh-gate-0.6, whose FixMatch reads healthy while its soft table reads NMI 0.04 low */
+export const guardedBlendCalibratedEstimator = guardedEstimatorOf("guarded-blend-calibrated", { blend: "half", blendWhenCalibrated: "se", spreadFloorJackknife: true, spreadFloorPool: true, blendPlainPpiPerCell: 1 });
 /** the default before its floor took the pool's own noise too: the jackknife's standard error alone */
 export const guardedNoPoolFloorEstimator = guardedEstimatorOf("guarded-no-pool-floor", { blend: "half", spreadFloorJackknife: true, blendPlainPpiPerCell: 1 });
 /** the default before its mean took the plain ppi metrics from one label per cell on: the jackknifed ppi metrics in every round */

@@ -9,6 +9,7 @@ import { contingency, metricsFromTable, type ContingencyTable, type MetricValues
 import type { Draw } from "./designs";
 import {
   guardedBlendCorrectionEstimator,
+  guardedBlendCalibratedEstimator,
   guardedBlendEstimator,
   guardedEstimator,
   guardedNoGapEstimator,
@@ -160,6 +161,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "guarded-gap-always": guardedGapAlwaysEstimator,
   "guarded-blend": guardedBlendEstimator,
   "guarded-blend-jk": guardedBlendCorrectionEstimator,
+  "guarded-blend-calibrated": guardedBlendCalibratedEstimator,
 };
 
 export function estimatorByName(name: string): Estimator {

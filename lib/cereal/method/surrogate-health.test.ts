@@ -3,6 +3,7 @@ import { denseTable, METRIC_KEYS, metricsFromTable, type MetricValues } from "@/
 import type { Draw } from "./designs";
 import {
   blendedMetrics,
+  guardedBlendCalibratedEstimator,
   guardedBlendEstimator,
   guardedEstimator,
   guardedMetrics,
@@ -358,6 +359,11 @@ describe("surrogate health: calibration", () => {
     expect(guardedEstimator.intervalReach!(good, clustering)).toEqual(goodSoft);
     expect(guardedEstimator.restsOnLabels!(good, clustering)).toBe(false);
     expect(guardedEstimator.restsOnLabels!(sharp, clusters)).toBe(false);
+    // guarded-blend-calibrated: the default's mean where the surrogate has read overconfident (sharp), the squared-error weights where it never has (good)
+    expect(guardedBlendCalibratedEstimator.metrics!(sharp, clusters)).toEqual(guardedEstimator.metrics!(sharp, clusters));
+    const goodJack = jackknife(good, (i) => ppiTable(i, clustering, { pseudo: "soft", lambda: "tuned" }));
+    expect(guardedBlendCalibratedEstimator.metrics!(good, clustering)).toEqual(blendedMetrics(goodSoft, { ...goodJack, corrected: goodJack.full }, "se"));
+    expect(guardedBlendCalibratedEstimator.metrics!(good, clustering).nmi).not.toBeCloseTo(guardedEstimator.metrics!(good, clustering).nmi, 6);
     const bad = setup([0.1, 0.9], [0.8, 0.2]);
     expect(guardedEstimator.restsOnLabels!(bad, clustering)).toBe(true);
     expect(guardedEstimator.metrics!(bad, clustering)).toEqual(guardedPickEstimator.metrics!(bad, clustering));
