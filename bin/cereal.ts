@@ -25,6 +25,7 @@ import { createKnnSurrogateFactory } from "@/lib/cereal/fakes/knn-surrogate";
 import { selectingSurrogateFactory } from "@/lib/cereal/harness/selecting-surrogate";
 import { agreeingScore, cellBiasScore, logLossScore } from "@/lib/cereal/harness/family-scores";
 import { RECOMMENDED } from "@/lib/cereal/method/recommended";
+import { RESIDUAL_MIN_ACCURACY_PERCENT } from "@/lib/cereal/method/surrogate-health";
 import { createPairComponentsSurrogateFactory } from "@/lib/cereal/fakes/pair-components-surrogate";
 import { PAIR_DESIGNS, RECOMMENDED_PAIRS, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
 import type { PairwiseSurrogateFactory } from "@/lib/cereal/pairwise/pair-surrogate";
@@ -35,6 +36,7 @@ import { metricMap, simulate, type RoundRecord, type SimulationResult } from "@/
 import { aecPerAnnotatorHour } from "@/lib/cereal/harness/aec";
 import type { SurrogateFactory } from "@/lib/cereal/method/surrogate";
 import { loadBundle } from "@/lib/data/bundle";
+import { residualWhenCalibratedSchema } from "@/lib/server/projects/project-settings";
 import { gaussianMixtureSurrogateFactory } from "../models/gaussian-mixture";
 import { CommandError, PROJECT_USAGE, runAddClustering, runImport } from "./project-commands";
 import { LABEL_FREE_USAGE, runAce, runCluster } from "./label-free-commands";
@@ -59,7 +61,7 @@ const USAGE = `usage:
                   [--threshold 0.95] [--surrogate mlp|fake|mixture|select|select-cells|select-both (select: the MLP or the Gaussian mixture by out-of-sample log-loss; select-cells: by the soft table's cell bias; select-both: the mixture where both prefer it)]
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1] [--uniform-while-ppi on|off]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
-                  [--compare all|NAME,NAME] [--record-predictions] [--calibrate] [--score-calibrated] [--residual-when-calibrated GAP (the residual score where the earlier models read at least 90% right and calibrated within GAP)] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
+                  [--compare all|NAME,NAME] [--record-predictions] [--calibrate] [--score-calibrated] [--residual-when-calibrated GAP (the residual score where the earlier models read at least ${RESIDUAL_MIN_ACCURACY_PERCENT}% right and calibrated within GAP)] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
                   [--lag 0 (asynchronous stages drawn with rankings L rounds old)] [--skip-rate 0 (skips: P on hard rows, P/5 elsewhere)]
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
@@ -104,7 +106,7 @@ function num(value: string | undefined, name: string, fallback: number): number 
 /** --residual-when-calibrated: a gap between accuracy and confidence, 0 to 1 */
 function calibrationGap(value: string): number {
   const gap = num(value, "residual-when-calibrated", 0.05);
-  if (gap < 0 || gap > 1) throw new UsageError(`--residual-when-calibrated is a gap between accuracy and confidence, from 0 to 1 (e.g. 0.05), got '${value}'`);
+  if (!residualWhenCalibratedSchema.safeParse(gap).success) throw new UsageError(`--residual-when-calibrated is a gap between accuracy and confidence, from 0 to 1 (e.g. 0.05), got '${value}'`);
   return gap;
 }
 

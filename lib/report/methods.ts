@@ -1,5 +1,5 @@
 import { ESTIMATOR_SUMMARIES } from "@/lib/cereal/method/estimator-summaries";
-import { RESIDUAL_MIN_ACCURACY } from "@/lib/cereal/method/surrogate-health";
+import { RESIDUAL_MIN_ACCURACY_PERCENT } from "@/lib/cereal/method/surrogate-health";
 import { latexEscape } from "./latex";
 import { REFERENCES, type ReferenceName } from "./references";
 
@@ -60,7 +60,7 @@ const DESIGN_TEXT: Record<string, string> = {
 const residualSwitch = (gap: number | null) =>
   gap === null
     ? ""
-    : ` (or, in a round whose earlier surrogates, measured on the batches drawn since, were at least ${Math.round(RESIDUAL_MIN_ACCURACY * 100)}% right and calibrated within ${gap} between accuracy and confidence, ${ACQUISITION_TEXT.residual})`;
+    : ` (or, in a round whose earlier surrogates, measured on the batches drawn since, were at least ${RESIDUAL_MIN_ACCURACY_PERCENT}% right and calibrated within ${gap} between accuracy and confidence, ${ACQUISITION_TEXT.residual})`;
 
 const usesPpi = (estimator: string) => estimator.startsWith("ppi") || estimator === "guarded";
 

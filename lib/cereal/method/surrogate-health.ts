@@ -70,6 +70,8 @@ export const CALIBRATION_MIN_ROWS = 20;
 
 /** the earlier models' out-of-sample accuracy from which a calibrated reading lets a round draw by the residual score (round.ts roundAcquisition) */
 export const RESIDUAL_MIN_ACCURACY = 0.9;
+/** RESIDUAL_MIN_ACCURACY as a whole percentage, for the texts that say it */
+export const RESIDUAL_MIN_ACCURACY_PERCENT = Math.round(RESIDUAL_MIN_ACCURACY * 100);
 
 /** whether a window reads pi as overconfident: from 20 rows on (as `diffuse`), its gap below minus `overconfidentGap` */
 export function readsOverconfident(window: CalibrationWindow, options: HealthOptions = {}): boolean {

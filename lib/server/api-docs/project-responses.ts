@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RESIDUAL_MIN_ACCURACY_PERCENT } from "@/lib/cereal/method/surrogate-health";
 import { isoDateTime, metricKey } from "./wire";
 
 /** Responses of the project, settings, member, invite, class, clustering and import routes. */
@@ -86,7 +87,7 @@ export const settingsResponse = z.strictObject({
     residualWhenCalibrated: z
       .number()
       .nullable()
-      .describe("a round draws by the predicted residual instead of `acquisition` where the earlier models, measured out of sample, were at least 90% right and read calibrated within this gap (0 to 1), where the design is proportional; null: `acquisition` in every round"),
+      .describe(`a round draws by the predicted residual instead of \`acquisition\` where the earlier models, measured out of sample, were at least ${RESIDUAL_MIN_ACCURACY_PERCENT}% right and read calibrated within this gap (0 to 1), where the design is proportional; null: \`acquisition\` in every round`),
     pairDesign: z.enum(["random", "uncertain", "anchor"]).describe("pairwise projects: how the rounds draw pairs"),
     pairUniformShare: z.number().describe("pairwise projects: the share of each round's pairs drawn uniformly"),
     overlap: z.number().int(),

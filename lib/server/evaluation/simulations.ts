@@ -12,6 +12,7 @@ import { defineJob } from "../jobs/definition";
 import { enqueueJob, jobPayload, jobResult } from "../jobs/queue";
 import { requireProjectRole } from "../auth/project-access";
 import { loadProblem, readReferenceLabels } from "../project-data/arrays";
+import { residualWhenCalibratedSchema } from "../projects/project-settings";
 import { readSimulationResult, writeSimulationResult } from "../project-data/job-files";
 import type { SessionUser } from "../auth/session";
 
@@ -45,12 +46,7 @@ export const simulationInput = z
     /** warm start: rounds after the first train this many steps on from the previous round's weights; null: from scratch */
     warmSteps: z.number().int().min(1, "warmSteps is at least 1; null trains every round from scratch").max(100_000).nullable().default(null),
     /** the residual score in place of the acquisition in a round whose earlier models read calibrated within this gap; null: never */
-    residualWhenCalibrated: z
-      .number()
-      .min(0, "residualWhenCalibrated is a gap between accuracy and confidence from 0 to 1 (e.g. 0.05); null turns the switch off")
-      .max(1, "residualWhenCalibrated is a gap between accuracy and confidence from 0 to 1 (e.g. 0.05); null turns the switch off")
-      .nullable()
-      .default(null),
+    residualWhenCalibrated: residualWhenCalibratedSchema.default(null),
     seed: z.number().int().min(0).default(0),
   })
   .refine((input) => input.design === undefined || designsFor(input.acquisition).includes(input.design), {

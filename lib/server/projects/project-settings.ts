@@ -17,6 +17,14 @@ import type { SessionUser } from "../auth/session";
 
 const count = (max: number) => z.number().int("Use a whole number.").min(1, "Use at least 1.").max(max, `Use at most ${max}.`);
 
+const CALIBRATION_GAP = "residualWhenCalibrated is a gap between accuracy and confidence from 0 to 1 (e.g. 0.05)";
+/** the residual switch's gap (RoundOptions.residualWhenCalibrated), or null for no switch: the project's setting and a simulation's option */
+export const residualWhenCalibratedSchema = z
+  .number(`${CALIBRATION_GAP}, or null (draw by \`acquisition\` in every round).`)
+  .min(0, `${CALIBRATION_GAP}; null turns the switch off.`)
+  .max(1, `${CALIBRATION_GAP}; null turns the switch off.`)
+  .nullable();
+
 export const projectSettingsInput = z.strictObject({
   name: z.string().trim().min(1, "Give the project a name.").max(200).optional(),
   description: z.string().max(2000).optional(),
@@ -49,12 +57,7 @@ export const projectSettingsInput = z.strictObject({
     .max(100_000)
     .nullable()
     .optional(),
-  residualWhenCalibrated: z
-    .number("residualWhenCalibrated is a gap between accuracy and confidence from 0 to 1 (e.g. 0.05), or null (draw by `acquisition` in every round).")
-    .min(0, "residualWhenCalibrated is a gap between accuracy and confidence from 0 to 1 (e.g. 0.05); null turns the switch off.")
-    .max(1, "residualWhenCalibrated is a gap between accuracy and confidence from 0 to 1 (e.g. 0.05); null turns the switch off.")
-    .nullable()
-    .optional(),
+  residualWhenCalibrated: residualWhenCalibratedSchema.optional(),
   overlap: count(20).optional(),
   annotatorsSeeEstimates: z.boolean().optional(),
   paused: z.boolean().optional(),

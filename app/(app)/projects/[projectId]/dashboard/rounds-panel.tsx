@@ -6,6 +6,7 @@ import type { TimedSnapshot } from "@/app/components/use-project-events";
 import type { MetricKey } from "@/app/components/metrics";
 import type { RoundRow } from "./dashboard-types";
 import { InterimEstimates } from "./interim-estimates";
+import { RESIDUAL_MIN_ACCURACY_PERCENT } from "@/lib/cereal/method/surrogate-health";
 
 const seconds = (v: number | null) => (v === null ? "—" : v < 10 ? v.toFixed(1) : v.toFixed(0));
 const STATUS_STYLE: Record<string, string> = {
@@ -107,7 +108,7 @@ export function RoundsPanel({
             )}
             .
             {latest.acquisition === "residual" && (
-              <span data-testid="round-residual" title="The project draws by the predicted residual in rounds whose earlier models read at least 90% right and calibrated (Settings: residual score where calibrated).">
+              <span data-testid="round-residual" title={`The project draws by the predicted residual in rounds whose earlier models read at least ${RESIDUAL_MIN_ACCURACY_PERCENT}% right and calibrated (Settings: residual score where calibrated).`}>
                 {" "}
                 Its earlier models read accurate and calibrated, so the next stages draw by the predicted residual.
               </span>

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { estimatorSummary } from "@/lib/cereal/method/estimator-summaries";
+import { RESIDUAL_MIN_ACCURACY_PERCENT } from "@/lib/cereal/method/surrogate-health";
 import { useState } from "react";
 import { apiJson } from "@/app/components/api";
 import { INPUT_CLASS } from "@/app/components/form-styles";
@@ -259,7 +260,7 @@ export function SettingsForm({
             step={0.01}
             value={s.residualWhenCalibrated ?? 0}
             onChange={(v) => set("residualWhenCalibrated", v > 0 ? v : null)}
-            hint={`A round draws by the predicted residual instead of the chosen acquisition where the earlier surrogates, measured on the batches labeled since, were at least 90% right and calibrated within this gap between accuracy and confidence (proportional sampling only); 0 keeps the chosen acquisition in every round${recommended.residualWhenCalibrated ? ` (${recommended.residualWhenCalibrated} recommended)` : " (recommended)"}.`}
+            hint={`A round draws by the predicted residual instead of the chosen acquisition where the earlier surrogates, measured on the batches labeled since, were at least ${RESIDUAL_MIN_ACCURACY_PERCENT}% right and calibrated within this gap between accuracy and confidence (proportional sampling only); 0 keeps the chosen acquisition in every round${recommended.residualWhenCalibrated ? ` (${recommended.residualWhenCalibrated} recommended)` : " (recommended)"}.`}
           />
           <div className="pt-6">
             <Toggle label="FixMatch" checked={s.fixmatch} onChange={(v) => set("fixmatch", v)} hint="Semi-supervised training of the surrogate." />
