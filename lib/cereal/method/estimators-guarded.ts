@@ -136,34 +136,25 @@ export function blendedMetrics(soft: MetricValues, ppi: Jackknife, variance: Ble
 /** the soft-ppi gap's z of the default guard: 2 in the replay of MEASUREMENTS.md "The overconfident branch since the plentiful-labels rule" (3 gained more on the demo and began to cost weak-imbalanced and weak-aniso), then measured as built on fresh seeds ("The overconfident branch gated by the gap, as built") */
 export const OVERCONFIDENT_GAP_Z = 2;
 
-/** the gap gate's reading: whether the soft table gives way, and the soft table's metrics it computed to decide (the ppi table's jackknife it read is ppiJackknife's, kept per input) */
-interface GapReading {
-  readonly shows: boolean;
-  readonly soft?: MetricValues;
-}
-
 /**
  * Whether an overconfident pi's soft table should give way to the ppi table: only while the two tables' NMI are more than
  * z ppi jackknife standard errors apart (a soft table that reads within the ppi table's own noise keeps its smaller
  * variance), or always where the guard sets no z. A bootstrap draw reads the ppi table whichever way this goes.
  */
-function overconfidenceShows(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): GapReading {
+function overconfidenceShows(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): boolean {
   const z = guard.overconfidentGapZ === undefined ? OVERCONFIDENT_GAP_Z : guard.overconfidentGapZ;
-  if (z === null || input.multiplicity) return { shows: true };
+  if (z === null || input.multiplicity) return true;
   const ppi = ppiJackknife(input, clustering, PPI);
-  if (ppi.se === null) return { shows: true };
-  const soft = metricsFromTable(softTable(input, clustering));
-  return { shows: Math.abs(soft.nmi - ppi.full.nmi) > z * ppi.se.nmi, soft };
+  if (ppi.se === null) return true;
+  return Math.abs(softOf(input, clustering).metrics.nmi - ppi.full.nmi) > z * ppi.se.nmi;
 }
 
 /** "gap": the soft-ppi gap shows in a round the surrogate does not read overconfident (GuardOptions.gapInEveryRound) */
 type GuardState = "healthy" | "weak" | "diffuse" | "overconfident" | "gap" | "plentiful";
 
-/** the state, with the soft table's metrics where the gap gate already computed them (guardedMetrics reports those) */
+/** the state, and whether the surrogate read overconfident in some window so far (guardReading), whatever the gap showed */
 interface GuardVerdict {
   readonly state: GuardState;
-  readonly soft?: MetricValues;
-  /** the surrogate read overconfident in some window so far (guardReading), whatever the gap showed */
   readonly overconfident?: boolean;
 }
 
@@ -172,11 +163,11 @@ function guardState(input: EstimatorInput, clustering: TestClustering, guard: Gu
   const { health: h, overconfident } = guardReading(input.labeled, input.draws, input.outOfSample, guard);
   if (h.weak) return { state: "weak" };
   if (h.diffuse) return { state: "diffuse" };
-  const gap = guard.overconfidence !== false && (overconfident || guard.gapInEveryRound === true) ? overconfidenceShows(input, clustering, guard) : null;
-  if (gap?.shows) return { state: overconfident ? "overconfident" : "gap", soft: gap.soft, overconfident };
+  const gap = guard.overconfidence !== false && (overconfident || guard.gapInEveryRound === true) && overconfidenceShows(input, clustering, guard);
+  if (gap) return { state: overconfident ? "overconfident" : "gap", overconfident };
   const perCell = guard.plentifulPerCell === undefined ? PLENTIFUL_LABELS_PER_CELL : guard.plentifulPerCell;
   const plentiful = perCell !== null && labelsArePlentiful(input.labeled.rows.length, input.numClasses, clustering.k, perCell);
-  return { state: plentiful ? "plentiful" : "healthy", soft: gap?.soft, overconfident };
+  return { state: plentiful ? "plentiful" : "healthy", overconfident };
 }
 
 /**
@@ -200,7 +191,23 @@ function guardVerdict(input: EstimatorInput, clustering: TestClustering, guard: 
 export function guardedTable(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions = {}): ContingencyTable {
   const { state } = guardVerdict(input, clustering, guard);
   if (state === "diffuse") return ppiTable(input, clustering, PPI_HARD);
-  return input.multiplicity || state !== "healthy" ? ppiTable(input, clustering, PPI) : softTable(input, clustering);
+  return input.multiplicity || state !== "healthy" ? ppiTable(input, clustering, PPI) : softOf(input, clustering).table;
+}
+
+/** the soft table and its metrics, made once per point input and clustering: the gap gate, the estimate, the interval's reach and its pool floor read the same one; a bootstrap draw's is not kept */
+const softTables = new WeakMap<EstimatorInput, Map<TestClustering, { table: ContingencyTable; metrics: MetricValues }>>();
+
+function softOf(input: EstimatorInput, clustering: TestClustering): { table: ContingencyTable; metrics: MetricValues } {
+  const make = () => {
+    const table = softTable(input, clustering);
+    return { table, metrics: metricsFromTable(table) };
+  };
+  if (input.multiplicity) return make();
+  let byClustering = softTables.get(input);
+  if (!byClustering) softTables.set(input, (byClustering = new Map()));
+  let result = byClustering.get(clustering);
+  if (!result) byClustering.set(clustering, (result = make()));
+  return result;
 }
 
 /**
@@ -228,11 +235,11 @@ function ppiJackknifeMetrics(input: EstimatorInput, clustering: TestClustering):
 
 /** the soft table's metrics when healthy (blended with the ppi table's, jackknifed or from blendPlainPpiPerCell labels per cell plain, where the guard blends, in every state but weak and diffuse); when weak, overconfident or the labels are plentiful, the ppi table's with the jackknife's small-sample correction (as they are where the guard says jackknifePpi false); when diffuse, the ppi-hard table's */
 export function guardedMetrics(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions = {}): MetricValues {
-  const { state, soft, overconfident } = guardVerdict(input, clustering, guard);
+  const { state, overconfident } = guardVerdict(input, clustering, guard);
   if (state === "weak") return ppiJackknifeMetrics(input, clustering);
   if (state === "diffuse") return metricsFromTable(ppiTable(input, clustering, PPI_HARD));
   if (guard.blend) {
-    const softMetrics = soft ?? metricsFromTable(softTable(input, clustering));
+    const softMetrics = softOf(input, clustering).metrics;
     const ppi = ppiJackknife(input, clustering, PPI);
     const plain = guard.blendPlainPpiPerCell !== undefined && labelsArePlentiful(input.labeled.rows.length, input.numClasses, clustering.k, guard.blendPlainPpiPerCell);
     const variance = guard.blendWhenCalibrated !== undefined && !overconfident ? guard.blendWhenCalibrated : guard.blend;
@@ -242,7 +249,7 @@ export function guardedMetrics(input: EstimatorInput, clustering: TestClustering
     if (guard.jackknifePpi !== false) return ppiJackknifeMetrics(input, clustering);
     return metricsFromTable(ppiTable(input, clustering, PPI));
   }
-  return soft ?? metricsFromTable(softTable(input, clustering));
+  return softOf(input, clustering).metrics;
 }
 
 /**
@@ -251,9 +258,9 @@ export function guardedMetrics(input: EstimatorInput, clustering: TestClustering
  * weak set the two bracket the truth, soft low and ppi high (MEASUREMENTS.md "Issue #23: over-confidence from 15 points, as built").
  */
 function softReach(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): MetricValues | null {
-  const { state, soft } = guardVerdict(input, clustering, guard);
+  const { state } = guardVerdict(input, clustering, guard);
   if (state === "diffuse" || (state === "healthy" && !guard.blend)) return null;
-  return soft ?? metricsFromTable(softTable(input, clustering));
+  return softOf(input, clustering).metrics;
 }
 
 /** whether the guard reports a soft ppi table (weak; without a blend overconfident, gap, plentiful too), whose variance the design's inverse weights carry */
@@ -296,7 +303,7 @@ export function readsPoolNoise(input: Pick<EstimatorInput, "numClasses">, cluste
 function spreadFloor(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): MetricValues | null {
   const se = ppiJackknifeSe(input, clustering, guard);
   if (!guard.spreadFloorPool || !se || !readsPoolNoise(input, clustering)) return se;
-  const pool = poolNoiseSe(input, clustering, softTable(input, clustering));
+  const pool = poolNoiseSe(input, clustering, softOf(input, clustering).table);
   return Object.fromEntries(METRIC_KEYS.map((k) => [k, Math.max(se[k], pool[k])])) as MetricValues;
 }
 
