@@ -14,7 +14,7 @@ export { entropy, entropyOfCounts } from "./entropy";
 export { mutualInfo, mutualInfoFromTable } from "./mutual-info";
 export type { Average } from "./nmi";
 export { nmi, nmiFromTable, generalizedAverage } from "./nmi";
-export { expectedMutualInfo } from "./expected-mutual-info";
+export { cellExpectedMutualInfo, expectedMutualInfo } from "./expected-mutual-info";
 export { ami, amiFromTable, roundMarginals } from "./ami";
 export type { PairConfusion } from "./pair-counts";
 export { pairConfusionFromTable } from "./pair-counts";

@@ -287,24 +287,12 @@ function guardedEstimatorOf(name: string, guard: GuardOptions): Estimator {
   };
 }
 
-/**
- * Cells of a clustering's table (classes x clusters) up to which the pool's noise is read: it costs one metric evaluation
- * per cell (pool-noise.ts), about 0.4 s a clustering and round at 40 x 20 and a minute at 100 x 100 (bench: 6 ms an
- * evaluation there), so larger tables keep the jackknife's floor alone.
- */
-export const POOL_FLOOR_MAX_CELLS = 1000;
-
-/** whether the floor reads the pool's noise for this clustering: its table has at most POOL_FLOOR_MAX_CELLS cells */
-export function readsPoolNoise(input: Pick<EstimatorInput, "numClasses">, clustering: Pick<TestClustering, "k">): boolean {
-  return input.numClasses * clustering.k <= POOL_FLOOR_MAX_CELLS;
-}
-
-/** per metric, the larger of the ppi table's jackknife standard error and (spreadFloorPool) the pool's own noise */
+/** per metric, the larger of the ppi table's jackknife standard error and (spreadFloorPool) the pool's own noise, where pool-noise.ts reads it at this table's size */
 function spreadFloor(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): MetricValues | null {
   const se = ppiJackknifeSe(input, clustering, guard);
-  if (!guard.spreadFloorPool || !se || !readsPoolNoise(input, clustering)) return se;
+  if (!guard.spreadFloorPool || !se) return se;
   const pool = poolNoiseSe(input, clustering, softOf(input, clustering).table);
-  return Object.fromEntries(METRIC_KEYS.map((k) => [k, Math.max(se[k], pool[k])])) as MetricValues;
+  return Object.fromEntries(METRIC_KEYS.map((k) => [k, Math.max(se[k], pool[k] ?? 0)])) as MetricValues;
 }
 
 /** the grouped jackknife's standard errors of the table the draws resample (guardedTable: ppi-hard while diffuse, else the soft ppi table) */

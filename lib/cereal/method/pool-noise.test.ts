@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { contingency, METRIC_KEYS, metricsFromTable } from "@/lib/metrics";
+import { asTable, contingency, denseTable, METRIC_KEYS, metricsFromTable } from "@/lib/metrics";
 import { Random } from "../../random/named-streams";
 import type { EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
-import { poolNoiseSe } from "./pool-noise";
+import { CLOSED_FORM_METRICS, EVALUATED_METRICS, oneItemChanges, poolNoiseSe } from "./pool-noise";
 
 /** N items in C classes and K clusters, the first m labeled; pi sharp on most items and unsure on a share, the cluster following the class */
 function problem(sharp: number) {
@@ -67,11 +67,43 @@ describe("poolNoiseSe", () => {
     const sure = problem(0.99);
     const seLoose = poolNoiseSe(loose.input, loose.clustering, softTable(loose.input, loose.clustering));
     const seSure = poolNoiseSe(sure.input, sure.clustering, softTable(sure.input, sure.clustering));
-    expect(seSure.nmi).toBeLessThan(seLoose.nmi / 2);
+    expect(seSure.nmi).toBeLessThan(seLoose.nmi! / 2);
     const exact = new Float32Array(sure.input.proba!.length);
     for (let i = 0; i < sure.input.unlabeled.length; i++) exact[i * 4 + sure.classOf[sure.input.unlabeled[i]]] = 1;
     const input = { ...sure.input, proba: exact };
     expect(poolNoiseSe(input, sure.clustering, softTable(input, sure.clustering)).nmi).toBe(0);
+  });
+
+  it("reads each metric's one-item changes as evaluating it on the table with the item added, the closed forms at any size", () => {
+    const random = new Random(3);
+    // a soft table (real counts) and a table of counts with an empty class row and an empty cluster column
+    const soft = Array.from({ length: 5 }, () => Array.from({ length: 4 }, () => 30 * random.next() ** 3));
+    const counts = [[40, 2, 0, 0], [0, 0, 0, 0], [3, 25, 1, 0], [0, 4, 30, 0]];
+    for (const dense of [soft, counts]) {
+      const table = asTable(dense);
+      const g = oneItemChanges(table);
+      const base = metricsFromTable(dense);
+      for (let y = 0; y < dense.length; y++)
+        for (let c = 0; c < dense[0].length; c++) {
+          const moved = denseTable(table);
+          moved[y][c] += 1;
+          const metrics = metricsFromTable(moved);
+          for (const k of METRIC_KEYS) expect(g[k]![y * dense[0].length + c], `${k} at (${y}, ${c})`).toBeCloseTo(metrics[k] - base[k], 12);
+        }
+      // over maxCells cells the evaluated metrics are left out, the closed forms kept as they were
+      const large = oneItemChanges(table, dense.length * dense[0].length - 1);
+      expect(Object.keys(large).sort()).toEqual([...CLOSED_FORM_METRICS].sort());
+      for (const k of CLOSED_FORM_METRICS) expect(large[k]).toEqual(g[k]);
+    }
+    const { input, clustering } = problem(0.6);
+    const table = softTable(input, clustering);
+    const whole = poolNoiseSe(input, clustering, table);
+    const partial = poolNoiseSe(input, clustering, table, 11);
+    for (const k of CLOSED_FORM_METRICS) expect(partial[k]).toBe(whole[k]);
+    for (const k of EVALUATED_METRICS) {
+      expect(whole[k]).toBeGreaterThan(0);
+      expect(partial[k]).toBeUndefined();
+    }
   });
 
   it("needs the surrogate's probabilities", () => {
