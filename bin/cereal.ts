@@ -11,6 +11,7 @@
  * It only composes lib/data (the bundle), lib/cereal (the loop) and models/ (the TF.js surrogate).
  */
 import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { mkdir, open, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +34,8 @@ import { simulatePairwise } from "@/lib/cereal/harness/pairwise-simulate";
 import { PAIRWISE_MEMBERS } from "@/lib/cereal/pairwise/pairwise-round";
 import type { CerealProblem } from "@/lib/cereal/method/problem";
 import { metricMap, simulate, type RoundRecord, type SimulationResult } from "@/lib/cereal/harness/simulate";
+import { estimatorInputToJson } from "@/lib/cereal/harness/estimator-inputs";
+import type { EstimatorInput } from "@/lib/cereal/method/estimators";
 import { aecPerAnnotatorHour } from "@/lib/cereal/harness/aec";
 import type { SurrogateFactory } from "@/lib/cereal/method/surrogate";
 import { loadBundle } from "@/lib/data/bundle";
@@ -61,7 +64,7 @@ const USAGE = `usage:
                   [--threshold 0.95] [--surrogate mlp|fake|mixture|select|select-cells|select-both (select: the MLP or the Gaussian mixture by out-of-sample log-loss; select-cells: by the soft table's cell bias; select-both: the mixture where both prefer it)]
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1] [--uniform-while-ppi on|off]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
-                  [--compare all|NAME,NAME] [--record-predictions] [--calibrate] [--score-calibrated] [--residual-when-calibrated GAP (the residual score where the earlier models read at least ${RESIDUAL_MIN_ACCURACY_PERCENT}% right and calibrated within GAP)] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
+                  [--compare all|NAME,NAME] [--record-predictions] [--save-inputs (each round's estimator input into OUT.inputs/, for bench/estimator-replay.ts)] [--calibrate] [--score-calibrated] [--residual-when-calibrated GAP (the residual score where the earlier models read at least ${RESIDUAL_MIN_ACCURACY_PERCENT}% right and calibrated within GAP)] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
                   [--lag 0 (asynchronous stages drawn with rankings L rounds old)] [--skip-rate 0 (skips: P on hard rows, P/5 elsewhere)]
   cereal simulate --mode pairwise --bundle DIR --clustering NAME[,NAME...] [--pair-design ${PAIR_DESIGNS.join("|")}]
                   [--threshold 0.5 (thresholded pseudo-labels)] [--batch 1000] [--budget 10000] [--seed-size BATCH]
@@ -182,6 +185,7 @@ const SIMULATE_OPTIONS = {
   "interval-draws": { type: "string" },
   "no-intervals": { type: "boolean", default: false },
   "record-predictions": { type: "boolean", default: false },
+  "save-inputs": { type: "boolean", default: false },
   "no-timings": { type: "boolean", default: false },
   out: { type: "string" },
   quiet: { type: "boolean", default: false },
@@ -241,6 +245,9 @@ async function runSimulate(argv: string[]): Promise<void> {
   const pace = await answerPace(values["seconds-per-answer"], "clusterwise");
   const skipRate = num(values["skip-rate"], "skip-rate", 0);
   if (skipRate < 0 || skipRate > 1) throw new UsageError(`--skip-rate must be a probability in [0, 1], got '${values["skip-rate"]}'`);
+  if (values["save-inputs"] && !values.out) throw new UsageError("--save-inputs writes each round's estimator input beside the run, into OUT.inputs/: pass --out OUT");
+  const inputsDir = values["save-inputs"] ? `${values.out}.inputs` : null;
+  if (inputsDir) await mkdir(inputsDir, { recursive: true });
   const started = performance.now();
 
   const result: SimulationResult = await simulate(problem, labels, await simulationSurrogateFactory(surrogateName, problem), {
@@ -269,6 +276,7 @@ async function runSimulate(argv: string[]): Promise<void> {
     lag: int(values.lag, "lag", 0),
     skipRate,
     recordPredictions: values["record-predictions"],
+    onEstimatorInput: inputsDir ? (round, input) => saveEstimatorInput(inputsDir, round, input) : undefined,
   });
   const output = { bundle: name, surrogate: surrogateName, ...result, summary: withAnnotatorHours(result.summary, pace), config: { ...result.config, bundle: name, surrogate: surrogateName } };
   const json = JSON.stringify(output);
@@ -280,6 +288,13 @@ async function runSimulate(argv: string[]): Promise<void> {
     const aec = METRIC_KEYS.map((k) => `${k} ${result.summary.aec[k].toFixed(4)}`).join(", ");
     process.stderr.write(`AEC (rounds): ${aec}; ${((performance.now() - started) / 1000).toFixed(1)} s${values.out ? `; wrote ${values.out}` : ""}\n`);
   }
+}
+
+/** simulate --save-inputs: a round's estimator input as DIR/round-R.json and its pi's raw Float32 values as DIR/round-R.proba (bench/estimator-replay.ts reads them) */
+function saveEstimatorInput(dir: string, round: number, input: EstimatorInput): void {
+  const { json, proba } = estimatorInputToJson(input);
+  writeFileSync(join(dir, `round-${round}.json`), JSON.stringify(json));
+  if (proba) writeFileSync(join(dir, `round-${round}.proba`), new Uint8Array(proba.buffer, proba.byteOffset, proba.byteLength));
 }
 
 /** simulate --mode pairwise: same/different answers from labels.npy, the L2C surrogate, a pair design */

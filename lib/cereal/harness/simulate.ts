@@ -67,6 +67,8 @@ export interface SimulateOptions {
   readonly skipRate?: number;
   /** keep each labeled row's out-of-sample pi (the model that drew it) in the result, so a guard reading them can be replayed offline (default false) */
   readonly recordPredictions?: boolean;
+  /** told each round's estimator input (RoundOptions.onEstimatorInput) */
+  readonly onEstimatorInput?: RoundOptions["onEstimatorInput"];
 }
 
 /** one estimator's view of a round, when the run compares several */
@@ -213,6 +215,7 @@ export async function simulate(
         trainerGuard: options.trainerGuard,
         exclude: skipped.size > 0 ? Int32Array.from(skipped) : undefined,
         onProgress: options.onProgress,
+        onEstimatorInput: options.onEstimatorInput,
       };
       const result = lag === 0 ? await runRound(state, surrogate, roundOptions) : await rankedRound(state, surrogate, roundOptions, window);
 

@@ -48,6 +48,8 @@ export interface RoundOptions {
   /** interval draws and level; false skips the intervals */
   readonly intervals?: { readonly draws?: number; readonly level?: number } | false;
   readonly onProgress?: (progress: FitProgress) => void;
+  /** told each round's estimator input once it is built (the simulator keeps them for offline replays: bin/cereal.ts simulate --save-inputs) */
+  readonly onEstimatorInput?: (round: number, input: EstimatorInput) => void;
   /** more estimators to compute on the same surrogate (their estimates and intervals in byEstimator) */
   readonly compare?: readonly Estimator[];
   /** temperature-scale pi for the estimators with the temperature fitted on the earlier models'
@@ -265,6 +267,7 @@ export function estimateRound(state: CerealState, fitted: FittedRound, options: 
   const pseudoLabels = proba ? pseudoLabel(proba, C) : null;
 
   const input: EstimatorInput = { n, numClasses: C, labeled, unlabeled, proba: calibrated, draws: state.draws, outOfSample: record };
+  options.onEstimatorInput?.(round, input);
   const byEstimator: RoundResult["byEstimator"] = {};
   for (const [i, estimator] of [options.estimator, ...(options.compare ?? []).filter((e) => e.name !== options.estimator.name)].entries()) {
     const estimate = estimateMetrics(input, problem.clusterings, estimator);
