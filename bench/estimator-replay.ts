@@ -5,7 +5,8 @@
  * estimates are computed on them and RUN.replay.json is written: the run with its primary estimator and the replayed ones in
  * byEstimator (estimates and errors, no intervals), for `bench/versus-random.ts RUN.replay.json ... RANDOM.json ...`. An
  * estimator is a registered name (lib/cereal/method/estimators.ts) or one exported in `--module FILE` (its `estimators`, an
- * array), so a candidate can be measured on many runs in seconds before it is registered and run in full.
+ * array; bench/replay-candidates.ts holds the candidates measured so far), so a candidate can be measured on many runs in
+ * seconds before it is registered and run in full. Point estimates only: intervals and the stop rule need the full run.
  *   node --import tsx bench/estimator-replay.ts --bundles DIR[,DIR] --estimators NAME[,NAME] [--module FILE] RUN.json [RUN.json ...]
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";

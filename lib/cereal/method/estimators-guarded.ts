@@ -321,7 +321,14 @@ function ppiJackknifeSe(input: EstimatorInput, clustering: TestClustering, guard
  * (MEASUREMENTS.md "Issue #23: the pool's own noise as a floor")
  */
 export const guardedEstimator = guardedEstimatorOf("guarded", { blend: "half", spreadFloorJackknife: true, spreadFloorPool: true, blendPlainPpiPerCell: 1 });
-/** the default, but where the surrogate has never read overconfident its soft and ppi sides weighted by their estimated squared errors (blendedMetrics "se") instead of half each: issue #23's fresh-gate-0.6, whose FixMatch reads healthy while its soft table reads NMI 0.04 low */
+/**
+ * the default, but where the surrogate has never read overconfident its soft and ppi sides weighted by their estimated squared
+ * errors (blendedMetrics "se") instead of half each, for issue #23's fresh-gate-0.6, whose FixMatch reads healthy while its soft
+ * table reads NMI 0.03-0.05 low. Not adopted: on seeds 3000-3004 fresh-gate-0.6 0.58x -> 0.38x Random's AEC of NMI (-0.0095 ±
+ * 0.0038), but digits 0.22x -> 0.27x (+0.0009 ± 0.0002, worse in 5 of 5) and 6 of the 8 weak bundles worse (weak-c5 0.44x ->
+ * 0.62x, weak-imbalanced 0.23x -> 0.38x; seeds 3000-3001) (MEASUREMENTS.md "Issue #23: the squared-error weights where pi
+ * reads calibrated, and estimators replayed offline")
+ */
 export const guardedBlendCalibratedEstimator = guardedEstimatorOf("guarded-blend-calibrated", { blend: "half", blendWhenCalibrated: "se", spreadFloorJackknife: true, spreadFloorPool: true, blendPlainPpiPerCell: 1 });
 /** the default before its floor took the pool's own noise too: the jackknife's standard error alone */
 export const guardedNoPoolFloorEstimator = guardedEstimatorOf("guarded-no-pool-floor", { blend: "half", spreadFloorJackknife: true, blendPlainPpiPerCell: 1 });
