@@ -8,7 +8,8 @@
  *   second-order remainder of the soft table's distance to the truth.
  * - `ppi-mid`: the same with g taken midway between the soft and the projected ppi tables (exact for a quadratic metric).
  * - `mean-linear`, `mean-mid`: half soft, half the above.
- * - `guarded-weak-linear`: the default, its weak branch `ppi-linear` instead of the jackknifed ppi.
+ * - `guarded-weak-linear`: the default, its weak branch `ppi-linear` instead of the jackknifed ppi; `guarded-weak-linear-1` only
+ *   from one label per cell of the clustering's table on.
  * - `guarded-mean-linear-late`: the default, the ppi side of its mean `ppi-linear` from one label per cell on.
  */
 import type { Estimator, EstimatorInput } from "@/lib/cereal/method/estimators";
@@ -60,6 +61,9 @@ export const estimators: Estimator[] = [
   candidate("mean-linear", (input, c) => half(softMetrics(input, c), linear(input, c))),
   candidate("mean-mid", (input, c) => half(softMetrics(input, c), midway(input, c))),
   candidate("guarded-weak-linear", (input, c) => (weak(input) ? linear(input, c) : guardedEstimator.metrics!(input, c))),
+  candidate("guarded-weak-linear-1", (input, c) =>
+    weak(input) && input.labeled.rows.length >= input.numClasses * c.k ? linear(input, c) : guardedEstimator.metrics!(input, c),
+  ),
   candidate("guarded-mean-linear-late", (input, c) => {
     if (input.labeled.rows.length < input.numClasses * c.k || weak(input)) return guardedEstimator.metrics!(input, c);
     const { health } = guardReading(input.labeled, input.draws, input.outOfSample);
