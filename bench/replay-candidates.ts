@@ -9,7 +9,8 @@
  * - `ppi-mid`: the same with g taken midway between the soft and the projected ppi tables (exact for a quadratic metric).
  * - `mean-linear`, `mean-mid`: half soft, half the above.
  * - `guarded-weak-linear`: the default, its weak branch `ppi-linear` instead of the jackknifed ppi; `guarded-weak-linear-1` only
- *   from one label per cell of the clustering's table on.
+ *   from one label per cell of the clustering's table on; `guarded-weak-linear-near` only while the first order moves the soft
+ *   NMI by at most NEAR (0.1; past it, the soft table is too far from the truth for a first order: weak-c40 and weak-text).
  * - `guarded-mean-linear-late`: the default, the ppi side of its mean `ppi-linear` from one label per cell on.
  */
 import type { Estimator, EstimatorInput } from "@/lib/cereal/method/estimators";
@@ -22,6 +23,8 @@ import { guardReading } from "@/lib/cereal/method/surrogate-health";
 import { asTable, denseTable, METRIC_KEYS, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
 
 const PPI = { pseudo: "soft", lambda: "tuned" } as const;
+/** the largest NMI move of the first order that guarded-weak-linear-near trusts */
+const NEAR = 0.1;
 
 /** soft + g . (ppi cells - soft cells), g read on `at` (the closed-form metrics; accuracy and AP stay the soft table's) */
 function movedBy(input: EstimatorInput, c: TestClustering, at: (soft: number[][]) => ContingencyTable): MetricValues {
@@ -64,6 +67,11 @@ export const estimators: Estimator[] = [
   candidate("guarded-weak-linear-1", (input, c) =>
     weak(input) && input.labeled.rows.length >= input.numClasses * c.k ? linear(input, c) : guardedEstimator.metrics!(input, c),
   ),
+  candidate("guarded-weak-linear-near", (input, c) => {
+    if (!weak(input)) return guardedEstimator.metrics!(input, c);
+    const moved = linear(input, c);
+    return Math.abs(moved.nmi - softMetrics(input, c).nmi) <= NEAR ? moved : guardedEstimator.metrics!(input, c);
+  }),
   candidate("guarded-mean-linear-late", (input, c) => {
     if (input.labeled.rows.length < input.numClasses * c.k || weak(input)) return guardedEstimator.metrics!(input, c);
     const { health } = guardReading(input.labeled, input.draws, input.outOfSample);
