@@ -35,8 +35,10 @@ import {
 import type { EstimatorInput } from "./estimators";
 import type { TestClustering } from "./problem";
 
+/** the metrics that are functions of the table's sums alone (closedFormMetrics) */
+const SUM_METRICS = ["nmi", "vMeasure", "ari", "fmi"] as const;
 /** the metrics whose one-item changes come in closed form (closedFormChanges): read at any table size */
-export const CLOSED_FORM_METRICS = ["nmi", "vMeasure", "ari", "fmi", "ami"] as const;
+export const CLOSED_FORM_METRICS = [...SUM_METRICS, "ami"] as const;
 /** the metrics whose one-item changes take a metric evaluation per cell (evaluatedChanges) */
 export const EVALUATED_METRICS = ["acc", "ap"] as const;
 type Changes = Partial<Record<MetricKey, Float64Array>>;
@@ -83,7 +85,7 @@ function informationOf(s: TableSums): Information {
 }
 
 /** NMI (arithmetic mean), V-measure, ARI and FMI from the sums, with the limit cases of lib/metrics (the pair diagonal the hard table's) */
-function closedFormMetrics(s: TableSums): Record<"nmi" | "vMeasure" | "ari" | "fmi", number> {
+function closedFormMetrics(s: TableSums): Record<(typeof SUM_METRICS)[number], number> {
   const { mi, hTrue, hPred } = informationOf(s);
   const single = (s.rowsPresent === 1 && s.colsPresent === 1) || (s.rowsPresent === 0 && s.colsPresent === 0);
   const nmi = single ? 1 : mi === 0 ? 0 : mi / Math.max((hTrue + hPred) / 2, Number.EPSILON);
@@ -150,19 +152,16 @@ function movedExpectedMutualInfo(ra: Float64Array, rb: Float64Array, N: number):
 }
 
 /** the closed-form metrics' one-item changes: each cell's move changes one cell, one row, one column and the total of the sums */
-function closedFormChanges(dense: number[][], C: number, K: number): Changes {
-  const rows = new Float64Array(C);
-  const cols = new Float64Array(K);
-  const s: TableSums = { cellLog: 0, rowLog: 0, colLog: 0, cellSq: 0, rowSq: 0, colSq: 0, total: 0, rowsPresent: 0, colsPresent: 0 };
-  for (let y = 0; y < C; y++)
-    for (let c = 0; c < K; c++) {
-      const v = dense[y][c];
-      rows[y] += v;
-      cols[c] += v;
-      s.cellLog += xlogx(v);
-      s.cellSq += v * v;
-      s.total += v;
-    }
+function closedFormChanges(table: ContingencyTable, dense: number[][]): Changes {
+  const C = table.rows;
+  const K = table.cols;
+  const { rowSums: rows, colSums: cols } = table;
+  const s: TableSums = { cellLog: 0, rowLog: 0, colLog: 0, cellSq: 0, rowSq: 0, colSq: 0, total: table.total, rowsPresent: 0, colsPresent: 0 };
+  for (let i = 0; i < table.cellValue.length; i++) {
+    const v = table.cellValue[i];
+    s.cellLog += xlogx(v);
+    s.cellSq += v * v;
+  }
   for (let y = 0; y < C; y++) {
     s.rowLog += xlogx(rows[y]);
     s.rowSq += rows[y] * rows[y];
@@ -197,7 +196,7 @@ function closedFormChanges(dense: number[][], C: number, K: number): Changes {
         colsPresent: s.colsPresent + (b > 0 ? 0 : 1),
       };
       const moved = closedFormMetrics(sums);
-      for (const k of ["nmi", "vMeasure", "ari", "fmi"] as const) g[k]![y * K + c] = moved[k] - base[k];
+      for (const k of SUM_METRICS) g[k]![y * K + c] = moved[k] - base[k];
       g.ami![y * K + c] = amiOf(informationOf(sums), emi[y * K + c], sums.rowsPresent, sums.colsPresent) - baseAmi;
     }
   return g;
@@ -232,14 +231,12 @@ function evaluatedChanges(dense: number[][], C: number, K: number): Changes {
  */
 export function oneItemChanges(table: ContingencyTable, maxCells: number = POOL_NOISE_EVALUATED_MAX_CELLS): Changes {
   const dense = denseTable(table);
-  const C = table.rows;
-  const K = table.cols;
-  return { ...closedFormChanges(dense, C, K), ...(C * K <= maxCells ? evaluatedChanges(dense, C, K) : {}) };
+  return { ...closedFormChanges(table, dense), ...(table.rows * table.cols <= maxCells ? evaluatedChanges(dense, table.rows, table.cols) : {}) };
 }
 
 /**
  * per metric, the standard error of the true metrics around `table` (the soft table of `input`) from the unlabeled items'
- * classes drawn from pi; the evaluated metrics (AMI, accuracy, AP) are left out of tables over `maxCells` cells
+ * classes drawn from pi; the evaluated metrics (accuracy, AP) are left out of tables over `maxCells` cells
  */
 export function poolNoiseSe(input: EstimatorInput, clustering: TestClustering, table: ContingencyTable, maxCells: number = POOL_NOISE_EVALUATED_MAX_CELLS): Partial<MetricValues> {
   const proba = input.proba;
