@@ -3,7 +3,8 @@
  * the one-item changes of every metric by one evaluation per cell (metricsFromTable on the table with the item added, as
  * before the closed forms) against oneItemChanges (closed forms for NMI, V-measure, ARI, FMI and AMI; evaluations for
  * accuracy and AP up to POOL_NOISE_EVALUATED_MAX_CELLS cells), on random soft-like tables of C x K cells holding N items,
- * after a warm-up, and the largest difference between the two where both run.
+ * after a warm-up (the median of five calls each; on idle cores: run niced beside other work, it times the scheduler), and the largest difference
+ * between the two where both run.
  *   node --import tsx bench/pool-noise.ts [--sizes 10x10,40x20,100x100] [--n 10000]
  */
 import { parseArgs } from "node:util";
@@ -30,10 +31,14 @@ function evaluatedEverywhere(dense: number[][]): Record<string, Float64Array> {
   return g;
 }
 
+/** the median of five timed calls, in seconds */
 function seconds(f: () => unknown): number {
-  const t0 = performance.now();
-  f();
-  return (performance.now() - t0) / 1000;
+  const times = Array.from({ length: 5 }, () => {
+    const t0 = performance.now();
+    f();
+    return (performance.now() - t0) / 1000;
+  }).sort((a, b) => a - b);
+  return times[2];
 }
 
 const random = new Random(1);

@@ -45,7 +45,7 @@ type Changes = Partial<Record<MetricKey, Float64Array>>;
 
 /**
  * Cells of a table (classes x clusters) up to which the evaluated metrics' pool noise is read: one evaluation of each per
- * cell, about 1.6 s a clustering and round at 40 x 20 with N = 10,000 (bench/pool-noise.ts); larger tables read the
+ * cell, about 0.2 s a clustering and round at 40 x 20 with N = 10,000 (bench/pool-noise.ts); larger tables read the
  * closed-form metrics' alone, and the interval's floor of the other two is the jackknife's.
  */
 export const POOL_NOISE_EVALUATED_MAX_CELLS = 1000;
