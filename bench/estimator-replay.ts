@@ -12,7 +12,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { estimatorInputFromJson, type EstimatorInputJson } from "@/lib/cereal/harness/estimator-inputs";
+import { estimatorInputFiles, estimatorInputFromJson, probaFromBytes, type EstimatorInputJson } from "@/lib/cereal/harness/estimator-inputs";
 import type { EstimatorRecord, SimulationResult } from "@/lib/cereal/harness/simulate";
 import { estimateMetrics, estimatorByName, type Estimator } from "@/lib/cereal/method/estimators";
 import { loadBundle } from "@/lib/data/bundle";
@@ -49,8 +49,9 @@ for (const file of files) {
   const primary = run.config.estimator as string;
   const started = performance.now();
   const rounds = run.rounds.map((round) => {
-    const json = JSON.parse(readFileSync(join(dir, `round-${round.round}.json`), "utf8")) as EstimatorInputJson;
-    const proba = json.proba ? new Float32Array(readFileSync(join(dir, `round-${round.round}.proba`)).buffer.slice(0)) : null;
+    const files = estimatorInputFiles(round.round);
+    const json = JSON.parse(readFileSync(join(dir, files.json), "utf8")) as EstimatorInputJson;
+    const proba = json.proba ? probaFromBytes(readFileSync(join(dir, files.proba))) : null;
     const input = estimatorInputFromJson(json, proba);
     if (input.labeled.rows.length !== round.nLabels) throw new Error(`${file}: round ${round.round}'s input holds ${input.labeled.rows.length} labels, its record ${round.nLabels}`);
     const byEstimator: Record<string, EstimatorRecord> = { [primary]: round.byEstimator![primary] };

@@ -34,7 +34,7 @@ import { simulatePairwise } from "@/lib/cereal/harness/pairwise-simulate";
 import { PAIRWISE_MEMBERS } from "@/lib/cereal/pairwise/pairwise-round";
 import type { CerealProblem } from "@/lib/cereal/method/problem";
 import { metricMap, simulate, type RoundRecord, type SimulationResult } from "@/lib/cereal/harness/simulate";
-import { estimatorInputToJson } from "@/lib/cereal/harness/estimator-inputs";
+import { estimatorInputFiles, estimatorInputToJson, probaBytes } from "@/lib/cereal/harness/estimator-inputs";
 import type { EstimatorInput } from "@/lib/cereal/method/estimators";
 import { aecPerAnnotatorHour } from "@/lib/cereal/harness/aec";
 import type { SurrogateFactory } from "@/lib/cereal/method/surrogate";
@@ -290,11 +290,12 @@ async function runSimulate(argv: string[]): Promise<void> {
   }
 }
 
-/** simulate --save-inputs: a round's estimator input as DIR/round-R.json and its pi's raw Float32 values as DIR/round-R.proba (bench/estimator-replay.ts reads them) */
+/** simulate --save-inputs: a round's estimator input and its pi's raw Float32 values into DIR (estimatorInputFiles; bench/estimator-replay.ts reads them) */
 function saveEstimatorInput(dir: string, round: number, input: EstimatorInput): void {
   const { json, proba } = estimatorInputToJson(input);
-  writeFileSync(join(dir, `round-${round}.json`), JSON.stringify(json));
-  if (proba) writeFileSync(join(dir, `round-${round}.proba`), new Uint8Array(proba.buffer, proba.byteOffset, proba.byteLength));
+  const files = estimatorInputFiles(round);
+  writeFileSync(join(dir, files.json), JSON.stringify(json));
+  if (proba) writeFileSync(join(dir, files.proba), probaBytes(proba));
 }
 
 /** simulate --mode pairwise: same/different answers from labels.npy, the L2C surrogate, a pair design */

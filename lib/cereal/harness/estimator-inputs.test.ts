@@ -4,7 +4,7 @@ import { createKnnSurrogateFactory } from "../fakes/knn-surrogate";
 import type { EstimatorInput } from "../method/estimators";
 import { estimateMetrics, estimatorByName } from "../method/estimators";
 import type { CerealProblem } from "../method/problem";
-import { estimatorInputFromJson, estimatorInputToJson } from "./estimator-inputs";
+import { estimatorInputFromJson, estimatorInputToJson, probaBytes, probaFromBytes } from "./estimator-inputs";
 import { simulate } from "./simulate";
 
 describe("estimator inputs kept for replays", () => {
@@ -34,7 +34,7 @@ describe("estimator inputs kept for replays", () => {
     for (const record of result.rounds) {
       const { json, proba } = estimatorInputToJson(inputs.get(record.round)!);
       // what a file keeps: the JSON text and pi's bytes
-      const reloaded = estimatorInputFromJson(JSON.parse(JSON.stringify(json)), proba && new Float32Array(proba.slice().buffer));
+      const reloaded = estimatorInputFromJson(JSON.parse(JSON.stringify(json)), proba && probaFromBytes(probaBytes(proba)));
       expect(reloaded.labeled.rows.length).toBe(record.nLabels);
       for (const name of ["guarded", "ppi"]) expect(estimateMetrics(reloaded, problem.clusterings, estimatorByName(name))).toEqual(record.byEstimator![name].estimate);
     }
@@ -48,5 +48,10 @@ describe("estimator inputs kept for replays", () => {
     expect(() => estimatorInputFromJson(json, new Float32Array(4))).toThrow(/pi holds 4 values, not unlabeled x classes = 6/);
     expect(() => estimatorInputFromJson(json, null)).toThrow(/has pi, but none came with it/);
     expect(() => estimatorInputToJson({ ...input, multiplicity: Int32Array.of(2) })).toThrow(/bootstrap draw/);
+    // stored bytes read back from any offset of a larger buffer (as a small file's are), and not a whole number of values
+    const shared = new Uint8Array(3 + 8);
+    shared.set(probaBytes(Float32Array.of(0.25, 0.75)), 3);
+    expect(probaFromBytes(shared.subarray(3))).toEqual(Float32Array.of(0.25, 0.75));
+    expect(() => probaFromBytes(new Uint8Array(6))).toThrow(/6 bytes are not whole Float32 values/);
   });
 });

@@ -7,6 +7,22 @@ import type { Draw } from "../method/designs";
 import type { EstimatorInput } from "../method/estimators";
 import { recordFromJson, recordToJson, type OutOfSampleJson } from "../method/out-of-sample";
 
+/** round R's files in a run's inputs folder: the JSON, and pi's raw Float32 values (cereal simulate --save-inputs writes them, bench/estimator-replay.ts reads them) */
+export function estimatorInputFiles(round: number): { readonly json: string; readonly proba: string } {
+  return { json: `round-${round}.json`, proba: `round-${round}.proba` };
+}
+
+/** pi's bytes as stored */
+export function probaBytes(proba: Float32Array): Uint8Array {
+  return new Uint8Array(proba.buffer, proba.byteOffset, proba.byteLength);
+}
+
+/** pi from stored bytes, copied (a file's bytes may sit at any offset of a shared buffer, which a Float32Array view cannot) */
+export function probaFromBytes(bytes: Uint8Array): Float32Array {
+  if (bytes.byteLength % 4 !== 0) throw new Error(`probaFromBytes: ${bytes.byteLength} bytes are not whole Float32 values`);
+  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+}
+
 export interface EstimatorInputJson {
   readonly n: number;
   readonly numClasses: number;
