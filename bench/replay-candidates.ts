@@ -86,9 +86,8 @@ export const estimators: Estimator[] = [
     overconfidentOnly(input) ? half(softMetrics(input, c), guardedEstimator.metrics!(input, c)) : guardedEstimator.metrics!(input, c),
   ),
   candidate("guarded-mean-linear-late", (input, c) => {
-    if (input.labeled.rows.length < input.numClasses * c.k || weak(input)) return guardedEstimator.metrics!(input, c);
     const { health } = guardReading(input.labeled, input.draws, input.outOfSample);
-    if (health.diffuse) return guardedEstimator.metrics!(input, c);
+    if (input.labeled.rows.length < input.numClasses * c.k || health.weak || health.diffuse) return guardedEstimator.metrics!(input, c);
     return half(softMetrics(input, c), linear(input, c));
   }),
 ];
