@@ -1,23 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { loadBundle } from "@/lib/data/bundle";
+import { digitsProblem } from "../fakes/digits-problem";
 import { createKnnSurrogateFactory } from "../fakes/knn-surrogate";
 import type { EstimatorInput } from "../method/estimators";
 import { estimateMetrics, estimatorByName } from "../method/estimators";
-import type { CerealProblem } from "../method/problem";
 import { estimatorInputFromJson, estimatorInputToJson, probaBytes, probaFromBytes } from "./estimator-inputs";
 import { simulate } from "./simulate";
 
 describe("estimator inputs kept for replays", () => {
   it("a round's input, through JSON and pi's raw values, gives every estimator the estimates the run recorded", async () => {
-    const digits = await loadBundle("data/digits");
-    const problem: CerealProblem = {
-      embeddings: { data: digits.embeddings, n: digits.n, d: digits.d },
-      numClasses: digits.numClasses,
-      clusterings: digits.clusterings.filter((c) => c.name === "kmeans_k10"),
-    };
+    const { problem, labels } = await digitsProblem();
     const inputs = new Map<number, EstimatorInput>();
     const guarded = estimatorByName("guarded");
-    const result = await simulate(problem, digits.labels!, createKnnSurrogateFactory(), {
+    const result = await simulate(problem, labels, createKnnSurrogateFactory(), {
       acquisition: "hardnmi",
       design: "proportional",
       estimator: guarded,

@@ -1,24 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { METRIC_KEYS } from "@/lib/metrics";
-import { loadBundle, type Bundle } from "@/lib/data/bundle";
 import { argmaxEstimator, labelsOnlyEstimator } from "../method/estimators";
 import { createFixedSurrogate, fixedSurrogateFactory, oneHot } from "../fakes/fixed-surrogate";
 import type { FitOptions } from "../method/surrogate";
 import { createKnnSurrogateFactory } from "../fakes/knn-surrogate";
-import type { CerealProblem } from "../method/problem";
+import { digitsProblem } from "../fakes/digits-problem";
 import { RESIDUAL_MIN_ACCURACY } from "../method/surrogate-health";
 import { simulate } from "./simulate";
-
-let digits: Bundle | undefined;
-async function digitsProblem(clusterings = ["kmeans_k10"]): Promise<{ problem: CerealProblem; labels: Int32Array }> {
-  digits ??= await loadBundle("data/digits");
-  const problem: CerealProblem = {
-    embeddings: { data: digits.embeddings, n: digits.n, d: digits.d },
-    numClasses: digits.numClasses,
-    clusterings: digits.clusterings.filter((c) => clusterings.includes(c.name)),
-  };
-  return { problem, labels: digits.labels! };
-}
 
 describe("simulate", () => {
   it("warm start: rounds after the first fit warmSteps steps from the weights the previous fit ended with", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadBundle } from "@/lib/data/bundle";
+import { digitsProblem } from "../fakes/digits-problem";
 import { createKnnSurrogateFactory } from "../fakes/knn-surrogate";
 import { guardedEstimator } from "../method/estimators-guarded";
 import { initialState, type CerealProblem } from "../method/problem";
@@ -68,13 +68,8 @@ describe("the asynchronous stage schedule", () => {
   });
 
   it("simulates a lagged schedule with skips on digits: uniform stages until round 0 ranks, every draw once, the budget counting skips", async () => {
-    const digits = await loadBundle("data/digits");
-    const problem: CerealProblem = {
-      embeddings: { data: digits.embeddings, n: digits.n, d: digits.d },
-      numClasses: digits.numClasses,
-      clusterings: digits.clusterings.filter((c) => c.name === "kmeans_k10"),
-    };
-    const result = await simulate(problem, digits.labels!, createKnnSurrogateFactory(), {
+    const { problem, labels } = await digitsProblem();
+    const result = await simulate(problem, labels, createKnnSurrogateFactory(), {
       acquisition: "hardnmi",
       design: "proportional",
       estimator: guardedEstimator,
@@ -99,7 +94,7 @@ describe("the asynchronous stage schedule", () => {
     expect(new Set(result.draws.map((d) => d.order)).size).toBe(result.draws.length);
 
     // the synchronous loop skips alike: skipped rows are never drawn again and orders stay unique
-    const synchronous = await simulate(problem, digits.labels!, createKnnSurrogateFactory(), {
+    const synchronous = await simulate(problem, labels, createKnnSurrogateFactory(), {
       acquisition: "hardnmi", design: "proportional", estimator: guardedEstimator, fixmatch: false, seed: 2, budget: 250, skipRate: 0.3, intervals: false, timings: false,
     });
     expect(synchronous.config).toMatchObject({ skipRate: 0.3 });
