@@ -45,7 +45,7 @@ export const simulationInput = z
     steps: z.number().int().min(1).max(100_000).default(256),
     /** warm start: rounds after the first train this many steps on from the previous round's weights; null: from scratch */
     warmSteps: z.number().int().min(1, "warmSteps is at least 1; null trains every round from scratch").max(100_000).nullable().default(null),
-    /** the residual score in place of the acquisition in a round whose earlier models read calibrated within this gap; null: never */
+    /** the residual score in place of the acquisition in a round whose earlier models read at least RESIDUAL_MIN_ACCURACY right and calibrated within this gap (round.ts roundAcquisition); null: never */
     residualWhenCalibrated: residualWhenCalibratedSchema.default(null),
     seed: z.number().int().min(0).default(0),
   })
