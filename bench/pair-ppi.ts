@@ -61,6 +61,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { aec } from "@/lib/cereal/harness/aec";
+import { probaFromBytes } from "@/lib/cereal/harness/estimator-inputs";
 import { argmaxEstimator, estimateMetrics, type Estimator } from "@/lib/cereal/method/estimators";
 import { softEstimator } from "@/lib/cereal/method/estimators-soft";
 import { drawUniformPairs, recordPairDraws, type PairDrawRecord } from "@/lib/cereal/pairwise/pair-designs";
@@ -156,8 +157,7 @@ const k = outputsArg ?? defaultK;
 const memberFile = (seed: number, m: number, dir = cache) => join(dir, m === 0 ? `${seed}.bin` : `${seed}.m${m}.bin`);
 /** the p(.|x) of every round of one cached fit, [rounds][n x k] */
 function roundModels(file: string, rounds: number, outputs = k): Float32Array[] {
-  const raw = readFileSync(file);
-  const all = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+  const all = probaFromBytes(readFileSync(file));
   return Array.from({ length: rounds }, (_, r) => all.subarray(r * n * outputs, (r + 1) * n * outputs));
 }
 

@@ -24,6 +24,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { aec } from "@/lib/cereal/harness/aec";
+import { probaFromBytes } from "@/lib/cereal/harness/estimator-inputs";
 import { argmaxEstimator, estimateMetrics } from "@/lib/cereal/method/estimators";
 import { drawUniformPairs, pairKey } from "@/lib/cereal/pairwise/pair-designs";
 import { towardConsensus } from "@/lib/cereal/pairwise/fit-consensus";
@@ -172,8 +173,7 @@ async function run(seed: number): Promise<RoundRow[]> {
 
 /** the base's NMI at every round of seed `seed`: mcl-paper's cached p(.|x) on random pairs */
 function baseNmi(seed: number, rounds: number): number[] {
-  const raw = readFileSync(join(baseCache, `${seed}.bin`));
-  const all = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+  const all = probaFromBytes(readFileSync(join(baseCache, `${seed}.bin`)));
   return Array.from({ length: rounds }, (_, r) => argmaxOf(all.subarray(r * n * k, (r + 1) * n * k)).nmi);
 }
 

@@ -21,7 +21,9 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { aec } from "@/lib/cereal/harness/aec";
+import { probaFromBytes } from "@/lib/cereal/harness/estimator-inputs";
 import { argmaxEstimator, estimateMetrics } from "@/lib/cereal/method/estimators";
 import { VERIFICATION_ORDERS, verificationSteps, type VerificationOrder } from "@/lib/cereal/pairwise/class-verification";
 import { pairwiseEstimatorInput } from "@/lib/cereal/pairwise/pairwise-estimate";
@@ -30,21 +32,25 @@ import { contingency, metricsFromTable, type MetricKey, type MetricValues } from
 import { metricMap, type SimulationResult } from "@/lib/cereal/harness/simulate";
 import { mean, se } from "./sample-stats";
 
-function arg(name: string, fallback: string | null = null): string {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i >= 0 && i + 1 < process.argv.length) return process.argv[i + 1];
-  if (fallback === null) throw new Error(`--${name} is required`);
-  return fallback;
+const { values, positionals: runFiles } = parseArgs({
+  options: {
+    bundle: { type: "string" },
+    clustering: { type: "string", default: "kmeans_k10" },
+    base: { type: "string" },
+    stages: { type: "string", default: "200,400,600,800,1000" },
+    order: { type: "string", default: "model" },
+  },
+  allowPositionals: true,
+});
+if (runFiles.length === 0 || !values.bundle || !values.base) {
+  process.stderr.write("usage: node --import tsx bench/pair-verify.ts --bundle DIR [--clustering NAME] --base CACHE_DIR [--stages A,A] [--order model|top|cluster] RUN.json [RUN.json ...] (runs of cereal simulate --record-predictions)\n");
+  process.exit(2);
 }
-const valued = new Set(["--bundle", "--clustering", "--base", "--stages", "--order"]);
-const runFiles = process.argv.slice(2).filter((a, i, all) => !a.startsWith("--") && !valued.has(all[i - 1] ?? ""));
-if (runFiles.length === 0) throw new Error("give the clusterwise runs (cereal simulate --record-predictions --out RUN.json) to read");
-
-const bundleDir = arg("bundle");
-const clustering = arg("clustering", "kmeans_k10");
-const baseDir = arg("base");
-const stages = arg("stages", "200,400,600,800,1000").split(",").map(Number);
-const order = arg("order", "model") as VerificationOrder;
+const bundleDir = values.bundle;
+const clustering = values.clustering;
+const baseDir = values.base;
+const stages = values.stages.split(",").map(Number);
+const order = values.order as VerificationOrder;
 if (!VERIFICATION_ORDERS.includes(order)) throw new Error(`--order: one of ${VERIFICATION_ORDERS.join(", ")}`);
 const METRICS: MetricKey[] = ["nmi", "ami", "ari", "fmi"];
 
@@ -59,8 +65,7 @@ function baseErrors(seed: number): MetricValues[] | null {
   const json = join(baseDir, `${seed}.json`);
   if (!existsSync(json)) return null;
   const c = JSON.parse(readFileSync(json, "utf8")) as { n: number; k: number; rounds: number; round: number[] };
-  const raw = readFileSync(join(baseDir, `${seed}.bin`));
-  const all = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+  const all = probaFromBytes(readFileSync(join(baseDir, `${seed}.bin`)));
   const byRound = Array.from({ length: c.rounds }, (_, r) => {
     const proba = all.subarray(r * c.n * c.k, (r + 1) * c.n * c.k);
     const estimate = estimateMetrics(pairwiseEstimatorInput(proba, c.k, c.n, "all", new Int32Array(0)), bundle.clusterings, argmaxEstimator)[clustering];
