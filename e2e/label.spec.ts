@@ -384,3 +384,79 @@ test("texts with many classes: / filters and Enter chooses, letters label past t
   expect(of(named)).toEqual([13]);
   expect(rows).toHaveLength(3);
 });
+
+test("one class at a time: Y/F says same, N/J asks the next class, Z steps back, L shows the list, and past the last class N names a new one", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, ADMIN.email, ADMIN.password);
+  const upload = await page.request.post("/api/projects", {
+    multipart: { name: "Shapes (one class at a time)", description: "", mode: "clusterwise", bundle: { name: "shapes.zip", mimeType: "application/zip", buffer: shapesBundle() } },
+  });
+  expect(upload.status()).toBe(200);
+  const id = ((await upload.json()) as { import: { projectId: string } }).import.projectId;
+  const settings = await page.request.patch(`/api/projects/${id}/settings`, { data: { classMode: "open", labelBy: "verify", seedSize: 8, batchSize: 4 } });
+  expect(settings.status()).toBe(200);
+
+  await page.goto(`/projects/${id}/label`);
+  const ws = workspace(page);
+  await expect(ws).toHaveAttribute("data-label-by", "verify");
+  const verifier = page.getByTestId("class-verifier");
+  await expect(page.getByTestId("verify-position")).toHaveText(`Class 1 of ${SHAPES.length}`);
+  await shoot(page, "verify-one-class");
+  // one key press on the question on screen, once it takes answers (each question is armed anew)
+  const asked = async () => {
+    await expect(ws).toHaveAttribute("data-armed", "true");
+    return Number(await verifier.getAttribute("data-asked-class"));
+  };
+  const press = async (key: string) => {
+    await asked();
+    await page.keyboard.press(key);
+  };
+
+  const first = await currentTask(page);
+  const firstClass = await asked();
+  await page.keyboard.press("f");
+  await expect(ws).not.toHaveAttribute("data-task-id", first.taskId);
+
+  const second = await currentTask(page);
+  const secondOrder = [await asked()];
+  await press("j");
+  await expect(page.getByTestId("verify-position")).toHaveText(`Class 2 of ${SHAPES.length}`);
+  secondOrder.push(await asked());
+  expect(secondOrder[1]).not.toBe(secondOrder[0]);
+  await press("z"); // back to the first question; the item stays
+  await expect(page.getByTestId("verify-position")).toHaveText(`Class 1 of ${SHAPES.length}`);
+  expect(await asked()).toBe(secondOrder[0]);
+  await expect(ws).toHaveAttribute("data-task-id", second.taskId);
+  await press("n");
+  await press("y");
+  await expect(ws).not.toHaveAttribute("data-task-id", second.taskId);
+
+  const listed = await currentTask(page);
+  await press("l");
+  await expect(ws).toHaveAttribute("data-verify-step", "pick");
+  await answerWith(page, "b"); // in the list, the 12th class (pentagon) has its letter
+
+  const named = await currentTask(page);
+  for (let i = 0; i < SHAPES.length; i++) await press("j");
+  const dialog = page.getByRole("dialog", { name: "New class" });
+  await expect(dialog).toBeVisible();
+  await expect(ws).toHaveAttribute("data-verify-step", "newClass");
+  await page.keyboard.type("Star of David");
+  await page.keyboard.press("Enter");
+  await expect(dialog).toBeHidden();
+  await expect(ws).not.toHaveAttribute("data-task-id", named.taskId);
+  await allSaved(page);
+
+  const rows = await exportedLabels(page, id);
+  const of = (t: Answered) => rows.filter((r) => r.item_index === t.itemIndex).map((r) => [r.class_index, r.verify_answers]);
+  expect(of(first)).toEqual([[firstClass, 1]]);
+  expect(of(second)).toEqual([[secondOrder[1], 2]]);
+  expect(of(listed)).toEqual([[SHAPES.indexOf("pentagon"), 0]]);
+  expect(of(named)).toEqual([[SHAPES.length, SHAPES.length]]);
+
+  // the owner reads the answers per label beside the answer times
+  const overview = (await (await page.request.get(`/api/projects/${id}/label-overview`)).json()) as { verification: { verifiedLabels: number; answersPerLabel: number } };
+  expect(overview.verification).toEqual({ verifiedLabels: 4, answersPerLabel: (1 + 2 + 0 + SHAPES.length) / 4 });
+  await page.goto(`/projects/${id}/dashboard`);
+  await expect(page.getByTestId("verify-answers")).toContainText("4 labels given one class at a time took 4.00");
+});

@@ -18,6 +18,8 @@ export interface LabelRow {
   annotator: string;
   /** how long the answer took on the label page (answer-timer.ts) */
   duration_ms: number | null;
+  /** one class at a time: the "same class?" answers the label took (null: picked from the list in a project that picks) */
+  verify_answers: number | null;
   batch: number;
   draw_order: number;
   overflow: boolean;

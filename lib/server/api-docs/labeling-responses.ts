@@ -11,6 +11,13 @@ export const nextTasksResponse = z.strictObject({
       leaseExpiresAt: isoDateTime,
       item: itemView,
       itemB: itemView.nullable().describe("the second item of a pair (pairwise projects)"),
+      hint: z
+        .strictObject({
+          suggestedClass: z.number().int().nullable().describe("the latest round's pseudo-label of the item, asked first; null before any round"),
+          cluster: z.number().int().nullable().describe("the item's cluster in the project's first clustering (by name), for the order of the other classes"),
+        })
+        .nullable()
+        .describe("what the one-class-at-a-time view asks first; only where the project's labelBy is verify, else null"),
     }),
   ),
   state: z.enum(["ok", "paused", "budget_reached", "waiting"]),
@@ -36,7 +43,18 @@ export const itemsResponse = z.union([
   z.strictObject({ items: z.array(cellItem), next: z.number().int().nullable(), total: z.number().int(), source: classesSource.nullable() }).describe("with ?clustering=: one cell of the contingency view"),
 ]);
 
-export const classExamplesResponse = z.strictObject({ examples: z.array(z.strictObject({ classIndex: z.number().int(), items: z.array(itemView) })) });
+export const classExamplesResponse = z.strictObject({
+  examples: z.array(z.strictObject({ classIndex: z.number().int(), items: z.array(itemView) })),
+  clusterCounts: z
+    .array(z.tuple([z.number().int(), z.number().int(), z.number().int()]))
+    .optional()
+    .describe("[cluster, class, labels] per class labeled in a cluster of the project's first clustering; only where the project's labelBy is verify"),
+});
+
+const verification = z.strictObject({
+  verifiedLabels: z.number().int().describe('labels given one class at a time ("same class?" answers)'),
+  answersPerLabel: z.number().nullable().describe('the mean number of "same class?" answers those labels took; null without one'),
+});
 
 export const labelOverviewResponse = z.strictObject({
   mode: z.enum(["clusterwise", "pairwise"]),
@@ -52,11 +70,13 @@ export const labelOverviewResponse = z.strictObject({
       unsure: z.number().int(),
       timedAnswers: z.number().int().describe("answers with a measured time"),
       medianSeconds: z.number().nullable().describe("median seconds per answer; null without a timed answer"),
+      ...verification.shape,
     }),
   ),
   answerTime: z
     .strictObject({ mode: z.enum(["clusterwise", "pairwise"]), timedAnswers: z.number().int(), medianSeconds: z.number().nullable() })
     .describe("the median seconds per answer over every timed answer of the project's mode"),
+  verification: verification.describe("labels given one class at a time (labelBy verify), over every annotator"),
   agreement: z
     .strictObject({ method: z.enum(["cohen", "krippendorff"]), value: z.number().nullable(), units: z.number().int(), raters: z.number().int(), unanimous: z.number().int() })
     .nullable(),

@@ -5,6 +5,7 @@ import { isoDateTime, metricKey } from "./wire";
 /** Responses of the project, settings, member, invite, class, clustering and import routes. */
 const projectRole = z.enum(["OWNER", "ANNOTATOR"]);
 const mode = z.enum(["clusterwise", "pairwise"]);
+const labelBy = z.enum(["pick", "verify"]).describe('clusterwise projects: how the label page asks for a class: "pick" from the list, or "verify" one class at a time ("same class as these?", the latest round\'s suggestion first)');
 
 export const projectsResponse = z.strictObject({
   projects: z.array(
@@ -45,6 +46,7 @@ export const projectResponse = z.strictObject({
     itemKind: z.enum(["image", "text", "none"]),
     mode,
     classMode: z.enum(["fixed", "open"]),
+    labelBy,
     guidelines: z.string(),
     budget: z.number().int(),
     paused: z.boolean(),
@@ -74,6 +76,7 @@ export const settingsResponse = z.strictObject({
     description: z.string(),
     mode,
     classMode: z.enum(["fixed", "open"]),
+    labelBy,
     guidelines: z.string(),
     acquisition: z.string(),
     design: z.string(),

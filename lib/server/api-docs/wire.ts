@@ -45,6 +45,7 @@ export const labelRow = z.strictObject({
   answer: z.enum(["same", "different"]).nullable(),
   withdrawn: z.boolean(),
   durationMs: z.number().int().nullable().describe("how long the answer took on the label page (visible time, gaps over 60 s cut); null when not measured"),
+  verifyAnswers: z.number().int().nullable().describe("how many \"same class?\" answers the label took, given one class at a time (labelBy verify); null when the class was picked from the list"),
   createdAt: isoDateTime,
 });
 

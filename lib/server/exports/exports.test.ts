@@ -17,9 +17,9 @@ beforeAll(async () => {
   await labelAll(fixture.annotators[0], fixture.projectId, fixture.truth, 15);
   await labelAll(fixture.annotators[1], fixture.projectId, fixture.truth, 5);
   await runOneJob("w", { deps: fastWorkerDeps });
-  // one skip, to check kinds come through, timed by the label page (the labels above sent no time)
+  // one skip, to check kinds come through, timed by the label page and after two "same class?" answers (the labels above sent neither)
   const [task] = (await nextTasks(fixture.annotators[1], fixture.projectId, 1)).tasks;
-  await submitLabel(fixture.annotators[1], fixture.projectId, { taskId: task.id, kind: "skip", reason: "blurry", durationMs: 4200, idempotencyKey: "export-skip-1" });
+  await submitLabel(fixture.annotators[1], fixture.projectId, { taskId: task.id, kind: "skip", reason: "blurry", durationMs: 4200, verifyAnswers: 2, idempotencyKey: "export-skip-1" });
   ownerRow = await db().user.findUniqueOrThrow({ where: { id: fixture.owner.id } });
 });
 
@@ -39,6 +39,7 @@ async function expectedRows() {
     label: l.classIndex === null ? null : String(l.classIndex),
     annotator: users.get(l.userId),
     duration_ms: l.durationMs,
+    verify_answers: l.verifyAnswers,
     round: l.usedByRound,
     batch: l.task.batch.index,
     design: l.task.design,
@@ -55,6 +56,7 @@ const pick = (row: Record<string, unknown>) => ({
   label: row.label === "" ? null : row.label,
   annotator: row.annotator,
   duration_ms: row.duration_ms === "" || row.duration_ms === null ? null : Number(row.duration_ms),
+  verify_answers: row.verify_answers === "" || row.verify_answers === null ? null : Number(row.verify_answers),
   round: row.round === "" || row.round === null ? null : Number(row.round),
   batch: Number(row.batch),
   design: row.design,
@@ -77,7 +79,7 @@ describe("exports", () => {
 
     const parquet = await parquetReadObjects({ file: await (await download("labels", "parquet")).arrayBuffer() });
     expect(parquet.map(pick)).toEqual(expected);
-    expect(parquet.find((r) => r.kind === "skip")).toMatchObject({ class_index: null, label: null, overflow: false, duration_ms: 4200 });
+    expect(parquet.find((r) => r.kind === "skip")).toMatchObject({ class_index: null, label: null, overflow: false, duration_ms: 4200, verify_answers: 2 });
   });
 
   it("writes every item with its label and the latest pseudo-label", async () => {
@@ -100,7 +102,7 @@ describe("exports", () => {
     expect(estimates).toHaveLength(stored);
     expect(estimates[0]).toMatchObject({ round: "0", n_labels: "20" });
     const config = await (await download("config")).json();
-    expect(config.project).toMatchObject({ seed: 7, n: 1797 });
+    expect(config.project).toMatchObject({ seed: 7, n: 1797, mode: "clusterwise", labelBy: "pick" });
     expect(config.settings).toMatchObject({ acquisition: "hardnmi", design: "top-score", estimator: "guarded", seedSize: 20, batchSize: 10 });
     expect(config.rounds[0]).toMatchObject({ index: 0, status: "done", seed: 7 });
     expect(config.rounds[0].codeVersion).toMatch(/^0\.1\.0/);

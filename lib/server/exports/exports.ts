@@ -34,6 +34,7 @@ const LABEL_COLUMNS = {
   annotator: "STRING",
   created_at: "STRING",
   duration_ms: "INT32",
+  verify_answers: "INT32",
   round: "INT32",
   batch: "INT32",
   design: "STRING",
@@ -74,6 +75,7 @@ async function* labelPages(projectId: string): AsyncGenerator<Row[]> {
       annotator: users.get(l.userId) ?? l.userId,
       created_at: l.createdAt.toISOString(),
       duration_ms: l.durationMs,
+      verify_answers: l.verifyAnswers,
       round: l.usedByRound,
       batch: l.task.batch.index,
       design: l.task.design,
@@ -202,7 +204,7 @@ export async function exportConfig(user: SessionUser, projectId: string) {
     include: { classes: { orderBy: { index: "asc" } }, clusterings: { orderBy: { name: "asc" } }, rounds: { orderBy: { index: "asc" } } },
   });
   const config = {
-    project: { name: project.name, bundle: project.bundleName, n: project.n, d: project.d, mode: project.mode, classMode: project.classMode, seed: project.seed },
+    project: { name: project.name, bundle: project.bundleName, n: project.n, d: project.d, mode: project.mode, classMode: project.classMode, labelBy: project.labelBy, seed: project.seed },
     settings: runSettings(project),
     classes: project.classes.map((c) => ({ index: c.index, name: c.name, description: c.description })),
     clusterings: project.clusterings.map((c) => ({ name: c.name, k: c.k, file: c.file, softFile: c.softFile, space: c.space, origin: c.origin })),

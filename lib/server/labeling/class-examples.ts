@@ -3,16 +3,23 @@ import { db } from "../db";
 import { requireProjectRole } from "../auth/project-access";
 import type { SessionUser } from "../auth/session";
 import { itemView, type ItemView } from "./item-view";
+import { clusterClassCounts } from "./class-hints";
 
 /**
  * A few labeled examples per class for the workspace's example strip: the newest items members
  * labeled with each class in this app. Only answers given here count; the bundle's reference
- * labels (labels.npy) are owner-only (ARCHITECTURE.md) and never shown to annotators.
+ * labels (labels.npy) are owner-only (ARCHITECTURE.md) and never shown to annotators. Where the
+ * project labels by "verify", the members' labels counted per cluster come too (class-hints.ts).
  */
 export const classExamplesQuery = z.object({ perClass: z.coerce.number().int().min(1, "perClass is at least 1").max(12, "perClass is at most 12").default(3) });
 
-export async function classExamples(user: SessionUser, projectId: string, perClass: number): Promise<{ examples: { classIndex: number; items: ItemView[] }[] }> {
+export async function classExamples(
+  user: SessionUser,
+  projectId: string,
+  perClass: number,
+): Promise<{ examples: { classIndex: number; items: ItemView[] }[]; clusterCounts?: [number, number, number][] }> {
   await requireProjectRole(user, projectId);
+  const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { mode: true, labelBy: true, dataPath: true } });
   const classes = await db().referenceClass.findMany({ where: { projectId }, orderBy: { index: "asc" }, select: { index: true } });
   const examples = [];
   for (const { index: classIndex } of classes) {
@@ -35,5 +42,6 @@ export async function classExamples(user: SessionUser, projectId: string, perCla
       }),
     });
   }
-  return { examples };
+  if (project.mode !== "clusterwise" || project.labelBy !== "verify") return { examples };
+  return { examples, clusterCounts: await clusterClassCounts(projectId, project) };
 }

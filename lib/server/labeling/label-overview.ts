@@ -15,8 +15,8 @@ export const labelOverviewQuery = z.object({
 /**
  * What the owner reads about the labels themselves: the class distribution the estimator sees
  * (a task's majority, or the owner's resolution), labels per annotator with the median seconds an
- * answer took them (answers the label page timed; skips and unsure ones count: they cost time too),
- * agreement where tasks
+ * answer took them (answers the label page timed; skips and unsure ones count: they cost time too)
+ * and, for labels given one class at a time (labelBy verify), the "same class?" answers a label took; agreement where tasks
  * have several labels, a page of recent labels with their items, and the ties awaiting the
  * owner's resolution. The labeled set is a budget (hundreds to thousands), so it is read whole.
  */
@@ -30,7 +30,7 @@ export async function labelOverview(user: SessionUser, projectId: string, query:
   const valueName = (value: string) => names.get(value) ?? value;
   const tasks = await db().task.findMany({
     where: { projectId, labels: { some: { withdrawn: false } } },
-    select: { id: true, itemIndex: true, itemIndexB: true, done: true, resolvedClassIndex: true, resolvedAnswer: true, labels: { where: { withdrawn: false }, select: { userId: true, kind: true, classIndex: true, answer: true, durationMs: true } } },
+    select: { id: true, itemIndex: true, itemIndexB: true, done: true, resolvedClassIndex: true, resolvedAnswer: true, labels: { where: { withdrawn: false }, select: { userId: true, kind: true, classIndex: true, answer: true, durationMs: true, verifyAnswers: true } } },
     orderBy: { drawOrder: "asc" },
   });
 
@@ -52,28 +52,31 @@ export async function labelOverview(user: SessionUser, projectId: string, query:
     select: { id: true, name: true, email: true },
   });
   const userById = new Map(users.map((u) => [u.id, u]));
-  const perUser = new Map<string, { labels: number; skips: number; unsure: number; durations: number[] }>();
+  const perUser = new Map<string, { labels: number; skips: number; unsure: number; durations: number[]; verifyAnswers: number[] }>();
   for (const task of tasks) {
     for (const l of task.labels) {
-      const row = perUser.get(l.userId) ?? { labels: 0, skips: 0, unsure: 0, durations: [] };
+      const row = perUser.get(l.userId) ?? { labels: 0, skips: 0, unsure: 0, durations: [], verifyAnswers: [] };
       if (l.kind === "label") row.labels++;
       else if (l.kind === "skip") row.skips++;
       else row.unsure++;
       if (l.durationMs !== null) row.durations.push(l.durationMs);
+      if (l.kind === "label" && l.verifyAnswers !== null) row.verifyAnswers.push(l.verifyAnswers);
       perUser.set(l.userId, row);
     }
   }
   const annotators = [...perUser.entries()]
-    .map(([id, { durations, ...counts }]) => ({
+    .map(([id, { durations, verifyAnswers, ...counts }]) => ({
       userId: id,
       name: userById.get(id)?.name ?? "?",
       email: userById.get(id)?.email ?? "?",
       ...counts,
       timedAnswers: durations.length,
       medianSeconds: medianSeconds(durations),
+      ...verification(verifyAnswers),
     }))
     .sort((a, b) => b.labels - a.labels);
   const allDurations = [...perUser.values()].flatMap((u) => u.durations);
+  const allVerifyAnswers = [...perUser.values()].flatMap((u) => u.verifyAnswers);
 
   const total = await db().label.count({ where: { projectId, withdrawn: false } });
   const recentRows = await db().label.findMany({
@@ -109,6 +112,8 @@ export async function labelOverview(user: SessionUser, projectId: string, query:
     annotators,
     /** the median seconds per answer of this project's mode, over every timed answer */
     answerTime: answerTime(project.mode, allDurations),
+    /** labels given one class at a time, over every annotator */
+    verification: verification(allVerifyAnswers),
     agreement: agreement(tasks),
     recent: { page: query.page, pageSize: query.pageSize, total, labels: recent },
     ties: ties.map((t) => ({
@@ -118,6 +123,11 @@ export async function labelOverview(user: SessionUser, projectId: string, query:
       votes: t.labels.filter((l) => l.kind === "label").map((l) => ({ annotator: userById.get(l.userId)?.name ?? "?", value: labelValue(l), name: valueName(labelValue(l)) })),
     })),
   };
+}
+
+/** How many labels were given one class at a time, and the mean "same class?" answers each took (null without one). */
+function verification(answers: readonly number[]): { verifiedLabels: number; answersPerLabel: number | null } {
+  return { verifiedLabels: answers.length, answersPerLabel: answers.length ? answers.reduce((sum, a) => sum + a, 0) / answers.length : null };
 }
 
 /**

@@ -29,6 +29,13 @@ export const submitLabelInput = z.object({
     .min(0, "durationMs cannot be negative.")
     .max(86_400_000, "durationMs is at most a day (86400000 ms); leave it out when the time is unknown.")
     .optional(),
+  /** how many "same class?" answers the one-class-at-a-time view took for it (Project.labelBy verify) */
+  verifyAnswers: z
+    .number("verifyAnswers is a number of answers.")
+    .int("verifyAnswers is a whole number of answers.")
+    .min(0, "verifyAnswers cannot be negative.")
+    .max(10_000, "verifyAnswers is at most 10000 (one answer per class); leave it out when the class was picked from the list.")
+    .optional(),
 });
 export type SubmitLabelInput = z.infer<typeof submitLabelInput>;
 
@@ -56,10 +63,14 @@ function checkValue(mode: string, classes: number, value: { kind?: string; class
   }
 }
 
+function checkVerifyAnswers(mode: string, input: SubmitLabelInput) {
+  if (input.verifyAnswers !== undefined && mode === "pairwise") throw badRequest("verifyAnswers counts the answers of a clusterwise label given one class at a time; a pairwise answer has none.");
+}
+
 const sameContent = (label: Pick<Label, "taskId" | "kind" | "classIndex" | "answer">, input: SubmitLabelInput) =>
   label.taskId === input.taskId && label.kind === input.kind && (label.classIndex ?? undefined) === input.classIndex && (label.answer ?? undefined) === input.answer;
 
-type StoredLabel = Pick<Label, "id" | "taskId" | "kind" | "classIndex" | "answer" | "withdrawn" | "durationMs" | "createdAt">;
+type StoredLabel = Pick<Label, "id" | "taskId" | "kind" | "classIndex" | "answer" | "withdrawn" | "durationMs" | "verifyAnswers" | "createdAt">;
 
 /**
  * An answer, in one transaction of plain SQL both databases run (issue #18: a Prisma model query
@@ -73,7 +84,7 @@ export async function submitLabel(user: SessionUser, projectId: string, input: S
   const result = await transaction(async (tx) => {
     await lockProject(tx, projectId);
     const [existing] = await tx.$queryRaw<Record<string, unknown>[]>`
-      SELECT "id", "taskId", "kind", "classIndex", "answer", "withdrawn", "durationMs", "createdAt" FROM "Label"
+      SELECT "id", "taskId", "kind", "classIndex", "answer", "withdrawn", "durationMs", "verifyAnswers", "createdAt" FROM "Label"
       WHERE "userId" = ${user.id} AND "idempotencyKey" = ${input.idempotencyKey}`;
     if (existing) {
       const label = storedLabel(existing);
@@ -92,6 +103,7 @@ export async function submitLabel(user: SessionUser, projectId: string, input: S
     if (!row) throw notFound("No project with this id.");
     const project = { mode: String(row.mode), overlap: Number(row.overlap), budget: Number(row.budget) };
     checkValue(project.mode, Number(row.classes), input);
+    checkVerifyAnswers(project.mode, input);
     if (row.taskId === null || row.taskId === undefined) throw notFound("No task with this id in this project.");
     if (row.usedBy !== null && row.usedBy !== undefined) throw conflict(`This task was already used by round ${Number(row.usedBy)}; its labels can only be corrected by the owner.`);
     if (Number(row.mine) > 0) throw conflict("You already answered this task.");
@@ -108,11 +120,12 @@ export async function submitLabel(user: SessionUser, projectId: string, input: S
       answer: input.kind === "label" ? (input.answer ?? null) : null,
       withdrawn: false,
       durationMs: input.durationMs ?? null,
+      verifyAnswers: input.verifyAnswers ?? null,
       createdAt: now,
     };
     await tx.$executeRaw`
-      INSERT INTO "Label" ("id", "projectId", "taskId", "userId", "kind", "classIndex", "answer", "reason", "durationMs", "idempotencyKey", "withdrawn", "createdAt", "updatedAt")
-      VALUES (${label.id}, ${projectId}, ${label.taskId}, ${user.id}, ${label.kind}, ${label.classIndex}, ${label.answer}, ${input.reason ?? null}, ${label.durationMs}, ${input.idempotencyKey}, false, ${now}, ${now})`;
+      INSERT INTO "Label" ("id", "projectId", "taskId", "userId", "kind", "classIndex", "answer", "reason", "durationMs", "verifyAnswers", "idempotencyKey", "withdrawn", "createdAt", "updatedAt")
+      VALUES (${label.id}, ${projectId}, ${label.taskId}, ${user.id}, ${label.kind}, ${label.classIndex}, ${label.answer}, ${input.reason ?? null}, ${label.durationMs}, ${label.verifyAnswers}, ${input.idempotencyKey}, false, ${now}, ${now})`;
     await tx.$executeRaw`
       INSERT INTO "LabelChange" ("id", "labelId", "userId", "action", "newValue", "createdAt") VALUES (${randomUUID()}, ${label.id}, ${user.id}, 'create', ${labelValue(label)}, ${now})`;
     // a task is done once overlap answers are in (ARCHITECTURE.md: ties wait for the owner)
@@ -136,6 +149,7 @@ function storedLabel(row: Record<string, unknown>): StoredLabel {
     answer: row.answer === null || row.answer === undefined ? null : String(row.answer),
     withdrawn: rawBoolean(row.withdrawn),
     durationMs: nullableNumber(row.durationMs),
+    verifyAnswers: nullableNumber(row.verifyAnswers),
     createdAt: new Date(row.createdAt as string | Date),
   };
 }
@@ -231,6 +245,7 @@ function publicLabel(label: StoredLabel) {
     answer: label.answer,
     withdrawn: label.withdrawn,
     durationMs: label.durationMs,
+    verifyAnswers: label.verifyAnswers,
     createdAt: label.createdAt,
   };
 }

@@ -5,6 +5,7 @@ import { ensureSeedBatch } from "./batches";
 import { lockProject, transaction, type Tx } from "../db";
 import { nullableNumber, rawBoolean } from "../raw-values";
 import { itemView, type ItemView } from "./item-view";
+import { taskHints, type TaskHint } from "./class-hints";
 import { keepStagesAhead } from "./stages";
 import { requireProjectRole } from "../auth/project-access";
 import type { SessionUser } from "../auth/session";
@@ -28,9 +29,13 @@ export interface TaskView {
   leaseExpiresAt: string;
   item: ItemView;
   itemB: ItemView | null;
+  /** what the one-class-at-a-time view asks first (class-hints.ts); only where the project labels by "verify" */
+  hint: TaskHint | null;
 }
 
-export async function nextTasks(user: SessionUser, projectId: string, count: number): Promise<{ tasks: TaskView[]; state: QueueState; message?: string }> {
+type Leased = { tasks: TaskView[]; state: QueueState; message?: string };
+
+export async function nextTasks(user: SessionUser, projectId: string, count: number): Promise<Leased> {
   await requireProjectRole(user, projectId);
   const first = await leaseTasks(user, projectId, count);
   if (first.state !== "waiting") {
@@ -43,20 +48,35 @@ export async function nextTasks(user: SessionUser, projectId: string, count: num
   return leaseTasks(user, projectId, count);
 }
 
-/** One transaction: the user's leased tasks first, then free slots by draw order, leased to them. Never draws. */
-async function leaseTasks(user: SessionUser, projectId: string, count: number): Promise<{ tasks: TaskView[]; state: QueueState; message?: string }> {
+/**
+ * One transaction: the user's leased tasks first, then free slots by draw order, leased to them. Never draws.
+ * Where the project labels by "verify", each task's hint is read after it, from the project-data cache.
+ */
+async function leaseTasks(user: SessionUser, projectId: string, count: number): Promise<Leased> {
+  const { leased, verify } = await leaseInTransaction(user, projectId, count);
+  if (!verify || leased.tasks.length === 0) return leased;
+  const hints = await taskHints(projectId, verify, leased.tasks.map((t) => t.item.index));
+  return { ...leased, tasks: leased.tasks.map((t, i) => ({ ...t, hint: hints[i] })) };
+}
+
+async function leaseInTransaction(user: SessionUser, projectId: string, count: number): Promise<{ leased: Leased; verify: { dataPath: string } | null }> {
   const now = new Date();
   return transaction(async (tx) => {
     await lockProject(tx, projectId);
-    const project = await tx.project.findUniqueOrThrow({ where: { id: projectId }, select: { id: true, n: true, seed: true, seedSize: true, budget: true, mode: true, overlap: true, paused: true } });
-    if (project.paused) return { tasks: [], state: "paused" as const, message: "The owner paused this project; no tasks are handed out until it resumes." };
+    const project = await tx.project.findUniqueOrThrow({
+      where: { id: projectId },
+      select: { id: true, n: true, seed: true, seedSize: true, budget: true, mode: true, labelBy: true, dataPath: true, overlap: true, paused: true },
+    });
+    const verify = project.mode === "clusterwise" && project.labelBy === "verify" ? { dataPath: project.dataPath } : null;
+    const answer = (leased: Leased) => ({ leased, verify });
+    if (project.paused) return answer({ tasks: [], state: "paused", message: "The owner paused this project; no tasks are handed out until it resumes." });
     await ensureSeedBatch(tx, project);
     const labels = await countedLabels(tx, projectId);
-    if (labels >= project.budget) return { tasks: [], state: "budget_reached" as const, message: `The budget of ${project.budget} labels is reached. Thank you!` };
+    if (labels >= project.budget) return answer({ tasks: [], state: "budget_reached", message: `The budget of ${project.budget} labels is reached. Thank you!` });
 
     const chosen = await availableTasks(tx, project, user.id, now, count);
     if (chosen.length === 0) {
-      return { tasks: [], state: "waiting" as const, message: "Every remaining task of the budget is taken by other annotators right now; tasks come back when their leases end or answers are undone." };
+      return answer({ tasks: [], state: "waiting", message: "Every remaining task of the budget is taken by other annotators right now; tasks come back when their leases end or answers are undone." });
     }
 
     const expiresAt = new Date(now.getTime() + TASK_LEASE_MS);
@@ -65,8 +85,8 @@ async function leaseTasks(user: SessionUser, projectId: string, count: number): 
     if (stale.length) await tx.lease.deleteMany({ where: { taskId: { in: stale }, userId: { not: user.id }, expiresAt: { lte: now } } });
     await leaseAll(tx, chosen.map((t) => t.id), user.id, now, expiresAt);
     const view = (index: number, item: AvailableTask["a"]) => itemView(projectId, index, item ?? undefined);
-    return {
-      state: "ok" as const,
+    return answer({
+      state: "ok",
       tasks: chosen.map((t) => ({
         id: t.id,
         stage: t.stage,
@@ -74,8 +94,9 @@ async function leaseTasks(user: SessionUser, projectId: string, count: number): 
         leaseExpiresAt: expiresAt.toISOString(),
         item: view(t.itemIndex, t.a),
         itemB: t.itemIndexB === null ? null : view(t.itemIndexB, t.b),
+        hint: null,
       })),
-    };
+    });
   });
 }
 

@@ -101,6 +101,19 @@ describe("project settings", () => {
     expect(Object.keys((await (await exportConfig(owner, projectId)).json()).settings)).not.toContain("pairDesign");
   });
 
+  it("asks for a class from the list by default; one class at a time is a setting that may change while labels exist, in the configuration export", async () => {
+    const { projectId, owner, annotator } = await createTestProject({ classes: 3 });
+    expect((await (await get(owner, projectId)).json()).settings.labelBy).toBe("pick");
+    await addTestLabels(projectId, annotator.id, 2);
+    const response = await patch(owner, projectId, { labelBy: "verify" });
+    expect(response.status).toBe(200);
+    expect((await response.json()).settings).toMatchObject({ labelBy: "verify", labels: 2 });
+    expect((await (await exportConfig(owner, projectId)).json()).project.labelBy).toBe("verify");
+    const bad = await patch(owner, projectId, { labelBy: "guess" });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.message).toMatch(/labelBy: labelBy is pick or verify: how a clusterwise project's label page asks for a class/);
+  });
+
   it("refuses to change the mode or the classes once labels exist (409), but allows the rest", async () => {
     const { projectId, owner, annotator } = await createTestProject({ classes: 3 });
     await addTestLabels(projectId, annotator.id, 2);

@@ -75,6 +75,7 @@ export async function getProject(user: SessionUser, projectId: string) {
     itemKind: project.itemKind,
     mode: project.mode,
     classMode: project.classMode,
+    labelBy: project.labelBy,
     guidelines: project.guidelines,
     budget: project.budget,
     paused: project.paused,

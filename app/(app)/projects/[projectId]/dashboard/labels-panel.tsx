@@ -6,12 +6,18 @@ import type { ItemView } from "@/lib/server/labeling/item-view";
 import { formatMetric } from "@/app/components/metrics";
 import { ItemThumb } from "./item-thumb";
 
+interface Verification {
+  verifiedLabels: number;
+  answersPerLabel: number | null;
+}
+
 interface Overview {
   mode: string;
   overlap: number;
   classes: { value: string; name: string; count: number }[];
-  annotators: { userId: string; name: string; email: string; labels: number; skips: number; unsure: number; timedAnswers: number; medianSeconds: number | null }[];
+  annotators: ({ userId: string; name: string; email: string; labels: number; skips: number; unsure: number; timedAnswers: number; medianSeconds: number | null } & Verification)[];
   answerTime: { mode: string; timedAnswers: number; medianSeconds: number | null };
+  verification: Verification;
   agreement: { method: "cohen" | "krippendorff"; value: number | null; units: number; raters: number; unanimous: number } | null;
   recent: {
     page: number;
@@ -96,6 +102,11 @@ export function LabelsPanel({ projectId, version }: { projectId: string; version
                   <td className="text-right text-slate-500" title={`median over ${a.timedAnswers} timed answers`} data-testid="annotator-seconds">
                     {a.medianSeconds === null ? "–" : `${a.medianSeconds.toFixed(1)} s/answer`}
                   </td>
+                  {overview.verification.verifiedLabels > 0 && (
+                    <td className="text-right text-slate-500" title={`over ${a.verifiedLabels} labels given one class at a time`} data-testid="annotator-verify-answers">
+                      {a.answersPerLabel === null ? "–" : `${a.answersPerLabel.toFixed(2)} answers/label`}
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
@@ -105,6 +116,11 @@ export function LabelsPanel({ projectId, version }: { projectId: string; version
               ? "No timed answers yet: the label page times each answer (visible time, idle stretches cut at 60 s)."
               : `Median ${overview.answerTime.medianSeconds.toFixed(1)} s per ${overview.answerTime.mode} answer over ${overview.answerTime.timedAnswers} timed answers (visible time, idle stretches cut at 60 s).`}
           </p>
+          {overview.verification.answersPerLabel !== null && (
+            <p className="mt-2 text-xs text-slate-600" data-testid="verify-answers">
+              {`${overview.verification.verifiedLabels} labels given one class at a time took ${overview.verification.answersPerLabel.toFixed(2)} “same class?” answers each on average; their seconds above are per label, the whole chain of answers.`}
+            </p>
+          )}
           <p className="mt-2 text-xs text-slate-600" data-testid="agreement">
             {overview.agreement
               ? `${overview.agreement.method === "cohen" ? "Cohen's κ" : "Krippendorff's α"} ${formatMetric(overview.agreement.value, 2)} over ${overview.agreement.units} items labeled ${overview.agreement.raters === 2 ? "by both annotators" : `by ${overview.agreement.raters} annotators`}; ${Math.round(overview.agreement.unanimous * 100)}% unanimous.`

@@ -21,3 +21,6 @@ export function classKeys(count: number): (string | null)[] {
 
 /** Pairwise answers: the left hand (F) and right hand (J) home keys, and the Y / N mnemonics. */
 export const PAIR_KEYS = { same: ["y", "f"], different: ["n", "j"] } as const;
+
+/** One class at a time: leave the questions for the class list (L); class keys apply only once the list shows, so no class loses its key. */
+export const SHOW_LIST_KEY = "l";

@@ -14,6 +14,8 @@ export interface AnswerBody {
   reason?: string;
   /** how long the answer took (answer-timer.ts), in whole milliseconds */
   durationMs?: number;
+  /** one class at a time: the "same class?" answers it took (class-verifier.tsx) */
+  verifyAnswers?: number;
 }
 
 export type OutboxOp = { type: "answer"; key: string; taskId: string; body: AnswerBody } | { type: "undo"; key: string; taskId: string };

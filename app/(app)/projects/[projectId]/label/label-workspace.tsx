@@ -7,9 +7,11 @@ import { ActionBar, type BarAction } from "./action-bar";
 import { apiRequest, errorMessage } from "@/app/components/api";
 import { useProjectEvents } from "@/app/components/use-project-events";
 import { ClassPicker, FILTER_ABOVE, type ClassOption } from "./class-picker";
-import { classKeys, PAIR_KEYS, RESERVED_KEYS } from "./class-keys";
+import { classKeys, PAIR_KEYS, RESERVED_KEYS, SHOW_LIST_KEY } from "./class-keys";
+import { ClassVerifier, type Verdict } from "./class-verifier";
 import { HelpDialog, type KeyHelp } from "./help-dialog";
 import { ItemView } from "./item-view";
+import { Kbd } from "./kbd";
 import { NewClassDialog } from "./new-class-dialog";
 import { PairAnswers, type PairAnswer } from "./pair-answers";
 import { ProgressMeter } from "./progress-meter";
@@ -22,6 +24,8 @@ import { useClassExamples } from "./use-class-examples";
 import { useLabelingSession } from "./use-labeling-session";
 import { useToasts } from "./use-toasts";
 import { useWorkspaceKeys } from "./use-workspace-keys";
+import { answerDifferent, askedClass, chainStep, showList, startChain, stepBack, type VerifyChain } from "./verify-chain";
+import { verifyOrder } from "./verify-order";
 import { itemAnnouncement, roundAnnouncement, saveAnnouncement, stageName } from "./workspace-announcements";
 import { WorkspaceAnnouncer } from "./workspace-announcer";
 
@@ -30,6 +34,8 @@ export interface WorkspaceProject {
   name: string;
   mode: "clusterwise" | "pairwise";
   classMode: "fixed" | "open";
+  /** clusterwise: pick the class from the list, or verify one class at a time */
+  labelBy: "pick" | "verify";
   itemKind: string;
   guidelines: string;
   classes: ClassOption[];
@@ -59,6 +65,7 @@ function classKeyRanges(keys: (string | null)[]): string[] {
 export function LabelWorkspace({ project, userId }: { project: WorkspaceProject; userId: string }) {
   const pairwise = project.mode === "pairwise";
   const open = project.classMode === "open";
+  const verify = !pairwise && project.labelBy === "verify";
   const signInUrl = `/signin?callbackUrl=${encodeURIComponent(`/projects/${project.id}/label`)}`;
   const router = useRouter();
   // The answers not yet saved stay in localStorage and go out when the workspace opens again.
@@ -70,7 +77,7 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
   const counts = session.progress && (!snapshot || session.progress.at > snapshot.at) ? session.progress : snapshot;
   const labels = counts?.labels ?? null;
   const budget = counts?.budget ?? null;
-  const examples = useClassExamples(project.id, labels);
+  const { examples, byCluster } = useClassExamples(project.id, labels);
 
   const [classes, setClasses] = useState(project.classes);
   const keys = useMemo(() => classKeys(classes.length), [classes.length]);
@@ -84,17 +91,26 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
 
   const current = session.current;
   const currentId = current?.id ?? null;
-  // Every item shown, a re-shown one (undo) included, starts unarmed in the very render that
-  // shows it: a timer left over from the item before cannot arm it early, so the page never
-  // says "armed" while a key would still be ignored.
+  // One class at a time: each item shown (a re-shown one too) starts its chain of questions, in an
+  // order frozen now, so examples refreshed mid-chain cannot move the question being answered.
+  const [chain, setChain] = useState<VerifyChain>(() => startChain(null, [], project.classMode));
+  if (verify && chain.taskId !== currentId) {
+    setChain(startChain(currentId, current ? verifyOrder(classes.map((c) => c.index), current.hint, byCluster) : [], project.classMode));
+  }
+  const step = verify ? chainStep(chain) : null;
+  const asked = verify ? askedClass(chain) : null;
+  // Every item shown, a re-shown one (undo) included, and every new question about it starts
+  // unarmed in the very render that shows it: a timer left over from before cannot arm it early,
+  // so the page never says "armed" while a key would still be ignored.
+  const armKey = currentId === null ? null : verify ? `${currentId}:${chain.position}:${step}` : currentId;
   const [arming, setArming] = useState<{ id: string | null; armed: boolean }>({ id: null, armed: false });
-  if (arming.id !== currentId) setArming({ id: currentId, armed: false });
+  if (arming.id !== armKey) setArming({ id: armKey, armed: false });
   useEffect(() => {
-    if (!currentId) return;
-    const timer = setTimeout(() => setArming((a) => (a.id === currentId ? { id: currentId, armed: true } : a)), ARM_MS);
+    if (!armKey) return;
+    const timer = setTimeout(() => setArming((a) => (a.id === armKey ? { id: armKey, armed: true } : a)), ARM_MS);
     return () => clearTimeout(timer);
-  }, [currentId]);
-  const armed = currentId !== null && arming.id === currentId && arming.armed;
+  }, [armKey]);
+  const armed = armKey !== null && arming.id === armKey && arming.armed;
 
   useEffect(() => {
     if (!flash) return;
@@ -114,7 +130,8 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
   const [lastAnswer, setLastAnswer] = useState<string | null>(null);
   const give = (body: Parameters<typeof session.answer>[0], text: string) => {
     if (!current) return;
-    session.answer(body);
+    // one class at a time, every answer records the "different" answers before it (a "same" adds its own)
+    session.answer(verify ? { verifyAnswers: chain.position, ...body } : body);
     setLastAnswer(`${text} · ${current.item.externalId}${current.itemB ? ` / ${current.itemB.externalId}` : ""}`);
   };
   const chooseClass = (classIndex: number) => {
@@ -125,11 +142,23 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
     setFlash({ value: answer, at: Date.now() });
     give(answer === "unsure" ? { kind: "unsure" } : { kind: "label", answer }, answer === "same" ? "Same class" : answer === "different" ? "Different" : "Unsure");
   };
+  const answerVerdict = (verdict: Verdict) => {
+    if (asked === null) return;
+    setFlash({ value: verdict, at: Date.now() });
+    if (verdict === "same") return give({ kind: "label", classIndex: asked, verifyAnswers: chain.position + 1 }, classes.find((c) => c.index === asked)?.name ?? `class ${asked}`);
+    const next = answerDifferent(chain, project.classMode);
+    setChain(next);
+    if (chainStep(next) === "newClass") setDialog("newClass");
+  };
   const unsure = () => (pairwise ? answerPair("unsure") : give({ kind: "unsure" }, "Unsure"));
   const undo = () => {
+    // one class at a time, undo goes back through the item's questions before it takes back a label
+    const back = verify ? stepBack(chain) : null;
+    if (back) return setChain(back);
     session.undo();
     setLastAnswer(null);
   };
+  const canUndo = session.canUndo || (verify && stepBack(chain) !== null);
 
   const createClass = async (name: string, description: string): Promise<string | null> => {
     const result = await apiRequest(`/api/projects/${project.id}/classes`, { method: "POST", body: { name, description } });
@@ -157,9 +186,17 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
     if (key === "/" && filterRef.current) return filterRef.current.focus(), true;
     // Opening a dialog answers nothing yet, so it needs no guard against double presses.
     if (key === RESERVED_KEYS.skip && current) return setDialog("skip"), true;
-    if (key === RESERVED_KEYS.newClass && open && !pairwise && current) return setDialog("newClass"), true;
+    // while a class is asked, N answers "different"
+    if (key === RESERVED_KEYS.newClass && open && !pairwise && current && step !== "ask") return setDialog("newClass"), true;
+    if (key === SHOW_LIST_KEY && current && (step === "ask" || step === "newClass")) return setChain(showList(chain)), true;
     if (!armed) return false;
     if (key === RESERVED_KEYS.unsure) return unsure(), true;
+    if (step === "ask") {
+      if ((PAIR_KEYS.same as readonly string[]).includes(key)) return answerVerdict("same"), true;
+      if ((PAIR_KEYS.different as readonly string[]).includes(key)) return answerVerdict("different"), true;
+      return false;
+    }
+    if (step === "newClass") return false;
     if (pairwise) {
       if ((PAIR_KEYS.same as readonly string[]).includes(key)) return answerPair("same"), true;
       if ((PAIR_KEYS.different as readonly string[]).includes(key)) return answerPair("different"), true;
@@ -177,11 +214,18 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
           { keys: ["Y", "F"], action: "Same class" },
           { keys: ["N", "J"], action: "Different classes" },
         ]
-      : [{ keys: classKeyRanges(keys), action: "Label with a class" }]),
+      : verify
+        ? [
+            { keys: ["Y", "F"], action: "Same class as the one asked" },
+            { keys: ["N", "J"], action: "Different: ask the next class" },
+            { keys: ["L"], action: "Pick from the list instead" },
+            { keys: classKeyRanges(keys), action: "Label with a class (in the list)" },
+          ]
+        : [{ keys: classKeyRanges(keys), action: "Label with a class" }]),
     { keys: ["U"], action: "Unsure" },
     { keys: ["S"], action: "Skip (optional reason)" },
-    { keys: ["Z", "⌫"], action: "Undo the last answer" },
-    ...(!pairwise && open ? [{ keys: ["N"], action: "New class" }] : []),
+    { keys: ["Z", "⌫"], action: verify ? "Undo: the last question, then the last answer" : "Undo the last answer" },
+    ...(!pairwise && open ? [{ keys: ["N"], action: verify ? "New class (after the last class, or in the list)" : "New class" }] : []),
     ...(!pairwise && classes.length > FILTER_ABOVE ? [{ keys: ["/"], action: "Filter the classes" }] : []),
     { keys: ["?"], action: "This help" },
   ];
@@ -189,8 +233,8 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
   const actions: BarAction[] = [
     { label: "Skip", keys: ["S"], onClick: () => setDialog("skip"), disabled: !current },
     ...(pairwise ? [] : [{ label: "Unsure", keys: ["U"], onClick: unsure, disabled: !current }]),
-    { label: "Undo", keys: ["Z"], onClick: undo, disabled: !session.canUndo },
-    ...(!pairwise && open ? [{ label: "New class", keys: ["N"], onClick: () => setDialog("newClass"), disabled: !current }] : []),
+    { label: "Undo", keys: ["Z"], onClick: undo, disabled: !canUndo },
+    ...(!pairwise && open ? [{ label: "New class", keys: step === "ask" ? [] : ["N"], onClick: () => setDialog("newClass"), disabled: !current }] : []),
     { label: "Keys & guidelines", keys: ["?"], onClick: () => setDialog("help") },
   ];
 
@@ -219,6 +263,8 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
       data-stage={current?.stage ?? ""}
       data-drawn-by-round={current?.drawnByRound ?? ""}
       data-armed={String(armed)}
+      data-label-by={verify ? "verify" : "pick"}
+      data-verify-step={step ?? ""}
       className="-mt-2 flex flex-col gap-6"
     >
       <header className="flex flex-wrap items-center gap-x-8 gap-y-3 rounded-2xl bg-white px-5 py-3 shadow-sm ring-1 ring-slate-200">
@@ -265,10 +311,42 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
           </section>
           <section aria-label="Classes" className="flex flex-col gap-3">
             <h2 className="flex items-baseline justify-between text-xs font-semibold tracking-wide text-slate-500 uppercase">
-              Which class is it?
+              {step === "ask" ? "Same class?" : step === "newClass" ? "A new class?" : "Which class is it?"}
               <span className="font-normal tracking-normal normal-case">{classes.length} classes</span>
             </h2>
-            <ClassPicker
+            {step === "ask" && asked !== null ? (
+              <ClassVerifier
+                asked={classes.find((c) => c.index === asked) ?? { index: asked, name: `class ${asked}`, description: "" }}
+                examples={examples.get(asked) ?? []}
+                position={chain.position + 1}
+                total={chain.order.length}
+                flash={flash?.value === "same" || flash?.value === "different" ? flash.value : null}
+                disabled={!current}
+                onAnswer={answerVerdict}
+                onShowList={() => setChain(showList(chain))}
+              />
+            ) : step === "newClass" ? (
+              <div className="rounded-2xl border border-dashed border-slate-300 px-4 py-4 text-sm text-slate-700" data-testid="verify-new-class">
+                <p>{classes.length ? `Different from all ${classes.length} classes.` : "No classes yet."}</p>
+                <div className="mt-3 flex flex-wrap gap-2">
+                  <button type="button" disabled={!current} onClick={() => setDialog("newClass")} className="rounded-lg bg-indigo-600 px-3 py-2 font-medium text-white hover:bg-indigo-500 disabled:opacity-50">
+                    Name a new class <Kbd tone="dark">N</Kbd>
+                  </button>
+                  {classes.length > 0 && (
+                    <button type="button" disabled={!current} onClick={() => setChain(showList(chain))} className="rounded-lg px-3 py-2 font-medium text-indigo-600 ring-1 ring-slate-200 hover:bg-slate-50 disabled:opacity-50">
+                      Pick from the list <Kbd>L</Kbd>
+                    </button>
+                  )}
+                </div>
+              </div>
+            ) : (
+              <>
+                {verify && chain.position > 0 && chain.position >= chain.order.length && (
+                  <p className="rounded-xl bg-amber-50 px-3 py-2 text-xs text-amber-800" data-testid="verify-exhausted">
+                    Different from every class asked: pick it here, press U if unsure, or Z to go back to the last class.
+                  </p>
+                )}
+                <ClassPicker
               classes={classes}
               keys={keys}
               examples={examples}
@@ -277,7 +355,9 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
               filterRef={filterRef}
               onChoose={chooseClass}
             />
-            {classes.length === 0 && (
+              </>
+            )}
+            {classes.length === 0 && !verify && (
               <p className="rounded-xl border border-dashed border-slate-300 px-4 py-3 text-sm text-slate-600">
                 No classes yet. Press <span className="font-semibold">N</span> to name the first one.
               </p>

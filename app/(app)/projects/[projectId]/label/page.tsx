@@ -23,6 +23,7 @@ export default async function LabelPage({ params }: { params: Promise<{ projectI
         name: project.name,
         mode: project.mode === "pairwise" ? "pairwise" : "clusterwise",
         classMode: project.classMode === "open" ? "open" : "fixed",
+        labelBy: project.labelBy === "verify" ? "verify" : "pick",
         itemKind: project.itemKind,
         guidelines: project.guidelines,
         classes: project.classes,

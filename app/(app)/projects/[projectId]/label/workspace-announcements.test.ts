@@ -3,7 +3,7 @@ import type { TaskView } from "@/lib/server/labeling/tasks";
 import { itemAnnouncement, roundAnnouncement, saveAnnouncement } from "./workspace-announcements";
 
 const item = (externalId: string): TaskView["item"] => ({ index: 0, externalId, imageUrl: null, text: null });
-const task = (stage: number, b?: string): TaskView => ({ id: "t", stage, drawnByRound: stage === 0 ? null : stage - 1, leaseExpiresAt: "", item: item("img-7"), itemB: b ? item(b) : null });
+const task = (stage: number, b?: string): TaskView => ({ id: "t", stage, drawnByRound: stage === 0 ? null : stage - 1, leaseExpiresAt: "", item: item("img-7"), itemB: b ? item(b) : null, hint: null });
 
 describe("workspace announcements", () => {
   it("names the item or pair and where it comes from, or the notice when there is none", () => {

@@ -12,6 +12,7 @@ interface Settings {
   description: string;
   mode: string;
   classMode: string;
+  labelBy: string;
   guidelines: string;
   acquisition: string;
   design: string;
@@ -178,6 +179,19 @@ export function SettingsForm({
               <option value="open">open: annotators may add a class</option>
             </select>
           </label>
+          {s.mode === "clusterwise" && (
+            <label className="block sm:col-span-2">
+              <span className="text-sm font-medium text-slate-700">Ask for a class</span>
+              <select value={s.labelBy} onChange={(e) => set("labelBy", e.target.value)} className={INPUT_CLASS}>
+                <option value="pick">pick it from the list of classes</option>
+                <option value="verify">one class at a time: “same class as these?”, the model’s suggestion first</option>
+              </select>
+              <span className="mt-1 block text-xs text-slate-500">
+                One class at a time turns each label into yes/no answers: 1.1–1.5 a label in simulation where the model is good, more with many classes and a weak model. An item that matches no
+                class starts a new one in an open project. Labels, estimates and the budget are the same either way; each label records how many answers it took.
+              </span>
+            </label>
+          )}
         </div>
         <div className="mt-4">
           <span className="text-sm font-medium text-slate-700">Reference classes</span>
