@@ -2,6 +2,7 @@ import { zipSync } from "fflate";
 import { expect, test, type Page } from "@playwright/test";
 import { encodeNpy } from "../lib/data/npy";
 import { clusterIds, embeddingValues } from "../lib/data/test-bundles";
+import { expectAccessible } from "./axe";
 import { ADMIN, signIn } from "./session";
 import { allSaved, answerWith, currentTask, exportedLabels, projectId, snapshot, workspace, type Answered } from "./workspace";
 
@@ -402,6 +403,7 @@ test("one class at a time: Y/F says same, N/J asks the next class, Z steps back,
   const verifier = page.getByTestId("class-verifier");
   await expect(page.getByTestId("verify-position")).toHaveText(`Class 1 of ${SHAPES.length}`);
   await shoot(page, "verify-one-class");
+  await expectAccessible(page, "one class at a time");
   // one key press on the question on screen, once it takes answers (each question is armed anew)
   const asked = async () => {
     await expect(ws).toHaveAttribute("data-armed", "true");
@@ -414,6 +416,8 @@ test("one class at a time: Y/F says same, N/J asks the next class, Z steps back,
 
   const first = await currentTask(page);
   const firstClass = await asked();
+  // a screen reader hears each question as it comes
+  await expect(page.getByTestId("announce-item")).toContainText(`Same class as ${SHAPES[firstClass]}? Class 1 of ${SHAPES.length}`);
   await page.keyboard.press("f");
   await expect(ws).not.toHaveAttribute("data-task-id", first.taskId);
 
@@ -434,6 +438,7 @@ test("one class at a time: Y/F says same, N/J asks the next class, Z steps back,
   const listed = await currentTask(page);
   await press("l");
   await expect(ws).toHaveAttribute("data-verify-step", "pick");
+  await expect(page.getByTestId("announce-item")).not.toContainText("Same class as");
   await answerWith(page, "b"); // in the list, the 12th class (pentagon) has its letter
 
   const named = await currentTask(page);

@@ -99,6 +99,7 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
   }
   const step = verify ? chainStep(chain) : null;
   const asked = verify ? askedClass(chain) : null;
+  const askedOption = asked === null ? null : (classes.find((c) => c.index === asked) ?? { index: asked, name: `class ${asked}`, description: "" });
   // Every item shown, a re-shown one (undo) included, and every new question about it starts
   // unarmed in the very render that shows it: a timer left over from before cannot arm it early,
   // so the page never says "armed" while a key would still be ignored.
@@ -145,7 +146,7 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
   const answerVerdict = (verdict: Verdict) => {
     if (asked === null) return;
     setFlash({ value: verdict, at: Date.now() });
-    if (verdict === "same") return give({ kind: "label", classIndex: asked, verifyAnswers: chain.position + 1 }, classes.find((c) => c.index === asked)?.name ?? `class ${asked}`);
+    if (verdict === "same") return give({ kind: "label", classIndex: asked, verifyAnswers: chain.position + 1 }, askedOption?.name ?? `class ${asked}`);
     const next = answerDifferent(chain, project.classMode);
     setChain(next);
     if (chainStep(next) === "newClass") setDialog("newClass");
@@ -314,10 +315,10 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
               {step === "ask" ? "Same class?" : step === "newClass" ? "A new class?" : "Which class is it?"}
               <span className="font-normal tracking-normal normal-case">{classes.length} classes</span>
             </h2>
-            {step === "ask" && asked !== null ? (
+            {step === "ask" && askedOption ? (
               <ClassVerifier
-                asked={classes.find((c) => c.index === asked) ?? { index: asked, name: `class ${asked}`, description: "" }}
-                examples={examples.get(asked) ?? []}
+                asked={askedOption}
+                examples={examples.get(askedOption.index) ?? []}
                 position={chain.position + 1}
                 total={chain.order.length}
                 flash={flash?.value === "same" || flash?.value === "different" ? flash.value : null}
@@ -347,14 +348,14 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
                   </p>
                 )}
                 <ClassPicker
-              classes={classes}
-              keys={keys}
-              examples={examples}
-              flash={typeof flash?.value === "number" ? flash.value : null}
-              disabled={!current}
-              filterRef={filterRef}
-              onChoose={chooseClass}
-            />
+                  classes={classes}
+                  keys={keys}
+                  examples={examples}
+                  flash={typeof flash?.value === "number" ? flash.value : null}
+                  disabled={!current}
+                  filterRef={filterRef}
+                  onChoose={chooseClass}
+                />
               </>
             )}
             {classes.length === 0 && !verify && (
@@ -387,7 +388,7 @@ export function LabelWorkspace({ project, userId }: { project: WorkspaceProject;
       {open && !pairwise && <NewClassDialog open={dialog === "newClass"} onClose={() => closeDialog("newClass")} onCreate={createClass} />}
       <ToastStack toasts={toasts} onDismiss={dismiss} />
       <WorkspaceAnnouncer
-        item={itemAnnouncement(current, session.state === "ok" ? null : QUEUE_TITLES[session.state])}
+        item={itemAnnouncement(current, session.state === "ok" ? null : QUEUE_TITLES[session.state], askedOption && { name: askedOption.name, position: chain.position + 1, total: chain.order.length })}
         save={saveAnnouncement(session.unsaved, session.retrying)}
         round={roundAnnouncement(snapshot?.round ?? null, snapshot?.lastRound ?? null)}
       />

@@ -11,6 +11,7 @@ describe("workspace announcements", () => {
     expect(itemAnnouncement(task(2), null)).toBe("Item img-7, stage 2");
     expect(itemAnnouncement(task(1, "img-9"), null)).toBe("Pair img-7 and img-9, stage 1");
     expect(itemAnnouncement(null, "Every remaining task is taken")).toBe("Every remaining task is taken");
+    expect(itemAnnouncement(task(0), null, { name: "circle", position: 2, total: 13 })).toBe("Item img-7, seed stage. Same class as circle? Class 2 of 13");
   });
 
   it("speaks of saving only when answers are all saved or in trouble, not while each one is on its way", () => {

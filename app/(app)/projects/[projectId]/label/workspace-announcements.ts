@@ -10,10 +10,12 @@ export function stageName(stage: number): string {
  * What the workspace's live regions say. Each changes only when its news does: a new item, saved
  * versus in trouble (not each answer's save), a round's phase (not its training steps).
  */
-export function itemAnnouncement(current: TaskView | null, notice: string | null): string {
+export function itemAnnouncement(current: TaskView | null, notice: string | null, question?: { name: string; position: number; total: number } | null): string {
   if (!current) return notice ?? "";
   const place = stageName(current.stage).toLowerCase();
-  return current.itemB ? `Pair ${current.item.externalId} and ${current.itemB.externalId}, ${place}` : `Item ${current.item.externalId}, ${place}`;
+  if (current.itemB) return `Pair ${current.item.externalId} and ${current.itemB.externalId}, ${place}`;
+  // one class at a time, each new question is news too
+  return `Item ${current.item.externalId}, ${place}${question ? `. Same class as ${question.name}? Class ${question.position} of ${question.total}` : ""}`;
 }
 
 /** null while answers are merely on their way, so the last news stands. */
