@@ -1,13 +1,9 @@
 import type { ItemView } from "@/lib/server/labeling/item-view";
 import type { ClassOption } from "./class-picker";
 import { Kbd } from "./kbd";
+import { PairAnswers } from "./pair-answers";
 
 export type Verdict = "same" | "different";
-
-const BUTTONS: { verdict: Verdict; label: string; keys: string[]; tone: string; flash: string }[] = [
-  { verdict: "same", label: "Same", keys: ["Y", "F"], tone: "ring-emerald-300 hover:bg-emerald-50", flash: "bg-emerald-600 text-white ring-emerald-600" },
-  { verdict: "different", label: "Different", keys: ["N", "J"], tone: "ring-rose-300 hover:bg-rose-50", flash: "bg-rose-600 text-white ring-rose-600" },
-];
 
 /**
  * One class at a time (Project.labelBy "verify", issue #25): the item beside one class, its name,
@@ -54,29 +50,7 @@ export function ClassVerifier(props: {
           <p className="mt-3 rounded-lg border border-dashed border-slate-300 px-3 py-2 text-xs text-slate-500">No item is labeled with this class yet: judge by its name and description.</p>
         )}
       </div>
-      <div className="grid grid-cols-2 gap-3">
-        {BUTTONS.map((b) => (
-          <button
-            key={b.verdict}
-            type="button"
-            disabled={disabled}
-            onClick={() => onAnswer(b.verdict)}
-            aria-keyshortcuts={b.keys.join(" ")}
-            className={`flex h-14 items-center justify-center gap-3 rounded-xl px-4 text-base font-semibold ring-2 transition-colors duration-150 disabled:cursor-not-allowed disabled:opacity-50 ${
-              flash === b.verdict ? b.flash : `bg-white text-slate-800 ${b.tone}`
-            }`}
-          >
-            {b.label}
-            <span className="flex gap-1">
-              {b.keys.map((k) => (
-                <Kbd key={k} tone={flash === b.verdict ? "dark" : "light"}>
-                  {k}
-                </Kbd>
-              ))}
-            </span>
-          </button>
-        ))}
-      </div>
+      <PairAnswers compact onAnswer={(answer) => answer !== "unsure" && onAnswer(answer)} flash={flash} disabled={disabled} />
       <button type="button" onClick={onShowList} disabled={disabled} aria-keyshortcuts="L" className="self-start text-sm font-medium text-indigo-600 hover:text-indigo-500 disabled:opacity-50">
         Pick from the list instead <Kbd>L</Kbd>
       </button>

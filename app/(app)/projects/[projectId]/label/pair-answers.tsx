@@ -8,20 +8,24 @@ const OPTIONS: { answer: PairAnswer; label: string; keys: string[]; tone: string
   { answer: "different", label: "Different", keys: ["N", "J"], tone: "ring-rose-300 hover:bg-rose-50", flash: "bg-rose-600 text-white ring-rose-600" },
 ];
 
-/** Same on the left hand (F), different on the right (J), unsure between them. */
-export function PairAnswers({ onAnswer, flash, disabled }: { onAnswer: (answer: PairAnswer) => void; flash: PairAnswer | null; disabled: boolean }) {
+/**
+ * Same on the left hand (F), different on the right (J), unsure between them. `compact`: same and
+ * different alone, narrow enough for the class column (one class at a time, where U is on the action bar).
+ */
+export function PairAnswers({ onAnswer, flash, disabled, compact = false }: { onAnswer: (answer: PairAnswer) => void; flash: PairAnswer | null; disabled: boolean; compact?: boolean }) {
+  const options = compact ? OPTIONS.filter((o) => o.answer !== "unsure") : OPTIONS;
   return (
-    <div className="grid w-full max-w-2xl grid-cols-[1fr_auto_1fr] gap-3">
-      {OPTIONS.map((o) => (
+    <div className={compact ? "grid w-full grid-cols-2 gap-3" : "grid w-full max-w-2xl grid-cols-[1fr_auto_1fr] gap-3"}>
+      {options.map((o) => (
         <button
           key={o.answer}
           type="button"
           disabled={disabled}
           onClick={() => onAnswer(o.answer)}
           aria-keyshortcuts={o.keys.join(" ")}
-          className={`flex h-14 items-center justify-center gap-3 rounded-xl px-5 text-base font-semibold ring-2 transition-colors duration-150 disabled:cursor-not-allowed disabled:opacity-50 ${
-            flash === o.answer ? o.flash : `bg-white text-slate-800 ${o.tone}`
-          }`}
+          className={`flex h-14 items-center justify-center whitespace-nowrap rounded-xl font-semibold ring-2 transition-colors duration-150 disabled:cursor-not-allowed disabled:opacity-50 ${
+            compact ? "gap-2 px-3 text-sm" : "gap-3 px-5 text-base"
+          } ${flash === o.answer ? o.flash : `bg-white text-slate-800 ${o.tone}`}`}
         >
           {o.label}
           <span className="flex gap-1">
