@@ -322,16 +322,21 @@ function shapesBundle(): Buffer {
   );
 }
 
-test("texts with many classes: / filters and Enter chooses, letters label past ten, N adds a class in open mode, ? shows the guidelines", async ({ page }) => {
-  await signIn(page, ADMIN.email, ADMIN.password);
+/** The shapes bundle imported as an open project with small stages, with these settings too. */
+async function shapesProject(page: Page, name: string, settings: Record<string, unknown>): Promise<string> {
   const upload = await page.request.post("/api/projects", {
-    multipart: { name: "Shapes (text)", description: "", mode: "clusterwise", bundle: { name: "shapes.zip", mimeType: "application/zip", buffer: shapesBundle() } },
+    multipart: { name, description: "", mode: "clusterwise", bundle: { name: "shapes.zip", mimeType: "application/zip", buffer: shapesBundle() } },
   });
   expect(upload.status()).toBe(200);
   const id = ((await upload.json()) as { import: { projectId: string } }).import.projectId;
+  expect((await page.request.patch(`/api/projects/${id}/settings`, { data: { classMode: "open", seedSize: 8, batchSize: 4, ...settings } })).status()).toBe(200);
+  return id;
+}
+
+test("texts with many classes: / filters and Enter chooses, letters label past ten, N adds a class in open mode, ? shows the guidelines", async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
   const guidelines = "Label the shape the note describes, not the wall it is on.";
-  const settings = await page.request.patch(`/api/projects/${id}/settings`, { data: { classMode: "open", guidelines, seedSize: 8, batchSize: 4 } });
-  expect(settings.status()).toBe(200);
+  const id = await shapesProject(page, "Shapes (text)", { guidelines });
 
   await page.goto(`/projects/${id}/label`);
   await expect(page.getByText(/^Field note \d+:/)).toBeVisible();
@@ -389,13 +394,7 @@ test("texts with many classes: / filters and Enter chooses, letters label past t
 test("one class at a time: Y/F says same, N/J asks the next class, Z steps back, L shows the list, and past the last class N names a new one", async ({ page }) => {
   test.setTimeout(120_000);
   await signIn(page, ADMIN.email, ADMIN.password);
-  const upload = await page.request.post("/api/projects", {
-    multipart: { name: "Shapes (one class at a time)", description: "", mode: "clusterwise", bundle: { name: "shapes.zip", mimeType: "application/zip", buffer: shapesBundle() } },
-  });
-  expect(upload.status()).toBe(200);
-  const id = ((await upload.json()) as { import: { projectId: string } }).import.projectId;
-  const settings = await page.request.patch(`/api/projects/${id}/settings`, { data: { classMode: "open", labelBy: "verify", seedSize: 8, batchSize: 4 } });
-  expect(settings.status()).toBe(200);
+  const id = await shapesProject(page, "Shapes (one class at a time)", { labelBy: "verify" });
 
   await page.goto(`/projects/${id}/label`);
   const ws = workspace(page);
