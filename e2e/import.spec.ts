@@ -39,6 +39,7 @@ test("a researcher creates a project from a zipped bundle and sees the mapping c
   await expect(page.getByRole("heading", { name: "New project" })).toBeVisible();
   const form = page.getByRole("form", { name: "New project" });
   await form.getByLabel("Name").fill("Shapes from e2e");
+  await form.getByLabel("Annotation mode").selectOption("verify"); // clusterwise, one class at a time
   await form.getByLabel("Choose a .zip").setInputFiles({ name: "e2e-bundle.zip", mimeType: "application/zip", buffer: zippedBundle() });
   await expect(page.getByTestId("chosen-bundle")).toContainText("e2e-bundle.zip");
   await form.getByRole("button", { name: "Upload and import" }).click();
@@ -78,9 +79,11 @@ test("a researcher creates a project from a zipped bundle and sees the mapping c
   await sampling.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByText("Settings saved.")).toBeVisible();
   await expect(page.getByTestId("recommended-configuration")).toBeVisible();
-  // a pairwise project (no labels yet, so the mode may change) also chooses its pair design
+  // a pairwise project (no labels yet, so the mode may change) also chooses its pair design, and asks no class
+  await expect(sampling.getByLabel("Ask for a class")).toHaveValue("verify");
   await expect(sampling.getByLabel("Pair design")).toHaveCount(0);
   await sampling.getByLabel("Annotation mode").selectOption("pairwise");
+  await expect(sampling.getByLabel("Ask for a class")).toHaveCount(0);
   await expect(sampling.getByLabel("Pair design")).toHaveValue("random");
   await sampling.getByLabel("Pair design").selectOption("anchor");
   await sampling.getByLabel("Uniform share of a pair stage").fill("0.25");

@@ -39,9 +39,10 @@ async function zipOf(dir: string, top = "bundle"): Promise<Uint8Array> {
   return zipSync(entries);
 }
 
-async function upload(user: { id: string; sessionVersion: number } | null, parts: { zip?: Uint8Array; files?: Record<string, Uint8Array>; name?: string }) {
+async function upload(user: { id: string; sessionVersion: number } | null, parts: { zip?: Uint8Array; files?: Record<string, Uint8Array>; name?: string; labelBy?: string }) {
   const form = new FormData();
   form.append("name", parts.name ?? "Uploaded");
+  if (parts.labelBy !== undefined) form.append("labelBy", parts.labelBy);
   if (parts.zip) form.append("bundle", new Blob([parts.zip as BlobPart]), "bundle.zip");
   for (const [name, bytes] of Object.entries(parts.files ?? {})) form.append("files", new Blob([bytes as BlobPart]), name);
   return projectsRoute.POST(await requestAs(user, "/api/projects", { method: "POST", body: form }), routeContext());
@@ -112,6 +113,19 @@ describe("import by upload", () => {
     expect(ok.status).toBe(200);
     await db().project.deleteMany();
     await rm(path.join(serverConfig().dataDir, "projects"), { recursive: true, force: true });
+  });
+
+  it("asks for a class from the list unless told to ask one class at a time; any other value is refused, leaving nothing", async () => {
+    const researcher = await createTestUser("RESEARCHER");
+    await writeTestBundle(bundle, { n: 12, d: 4, k: 3, classes: 3 });
+    const zip = await zipOf(bundle);
+    const picked = (await (await upload(researcher, { zip, name: "Picks" })).json()).import.projectId;
+    const verified = (await (await upload(researcher, { zip, name: "Verifies", labelBy: "verify" })).json()).import.projectId;
+    expect((await db().project.findUniqueOrThrow({ where: { id: picked } })).labelBy).toBe("pick");
+    expect((await db().project.findUniqueOrThrow({ where: { id: verified } })).labelBy).toBe("verify");
+    await db().project.deleteMany();
+    await rm(path.join(serverConfig().dataDir, "projects"), { recursive: true, force: true });
+    await expectRefused(await upload(researcher, { zip, labelBy: "guess" }), 400, /labelBy is pick or verify/);
   });
 
   it("asks for a project name", async () => {

@@ -8,7 +8,7 @@ import { validateBundle, type BundleSummary } from "@/lib/data/validate-bundle";
 import { extractBundleZip, safeBundlePath } from "./bundle-zip";
 import { db } from "../db";
 import { AppError, badRequest } from "../errors";
-import { recommendedProjectSettings } from "../project-data/options-catalogue";
+import { labelBySchema, recommendedProjectSettings } from "../project-data/options-catalogue";
 import { projectDir, stagingDir } from "../project-data/paths";
 import type { SessionUser } from "../auth/session";
 import { openItemWriter, type ItemRow } from "./item-writer";
@@ -25,6 +25,7 @@ export const importOptions = z.object({
   name: z.string().trim().min(1, "Give the project a name.").max(200),
   description: z.string().max(2000).default(""),
   mode: z.enum(["clusterwise", "pairwise"]).default("clusterwise"),
+  labelBy: labelBySchema.default("pick"),
 });
 export type ImportOptions = z.input<typeof importOptions>;
 
@@ -53,6 +54,7 @@ export async function importBundle(sourceDir: string, ownerId: string, rawOption
       hasReferenceLabels: summary.labelsFile !== null,
       embeddingSpace: summary.embeddingSpace,
       mode: options.mode,
+      labelBy: options.labelBy,
       classMode: summary.classNames.length ? "fixed" : "open",
       seed: Math.floor(Math.random() * 2 ** 31),
       ...recommendedProjectSettings(),

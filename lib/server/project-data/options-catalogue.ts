@@ -4,6 +4,11 @@ import type { Design } from "@/lib/cereal/method/designs";
 import { ESTIMATORS } from "@/lib/cereal/method/estimators";
 import { RECOMMENDED, type Configuration } from "@/lib/cereal/method/recommended";
 import { PAIR_DESIGNS, RECOMMENDED_PAIRS, type PairDesign } from "@/lib/cereal/pairwise/pair-designs";
+import { z } from "zod";
+
+/** how the label page asks a clusterwise item's class: pick from the list, or verify one class at a time (Project.labelBy) */
+export const LABEL_BY = ["pick", "verify"] as const;
+export const labelBySchema = z.enum(LABEL_BY, `labelBy is ${LABEL_BY.join(" or ")}: how a clusterwise project's label page asks for a class (from the list, or one class at a time).`);
 
 /**
  * What a project (or a simulation of it) may be configured with: the acquisition functions, the

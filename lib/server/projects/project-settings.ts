@@ -11,12 +11,10 @@ import { ESTIMATORS } from "@/lib/cereal/method/estimators";
 import { PAIR_DESIGNS } from "@/lib/cereal/pairwise/pair-designs";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { db } from "../db";
+import { labelBySchema } from "../project-data/options-catalogue";
 import { badRequest, conflict } from "../errors";
 import { requireProjectRole } from "../auth/project-access";
 import type { SessionUser } from "../auth/session";
-
-/** how the label page asks a clusterwise item's class: pick from the list, or verify one class at a time (Project.labelBy) */
-export const LABEL_BY = ["pick", "verify"] as const;
 
 const count = (max: number) => z.number().int("Use a whole number.").min(1, "Use at least 1.").max(max, `Use at most ${max}.`);
 
@@ -33,7 +31,7 @@ export const projectSettingsInput = z.strictObject({
   description: z.string().max(2000).optional(),
   mode: z.enum(["clusterwise", "pairwise"]).optional(),
   classMode: z.enum(["fixed", "open"]).optional(),
-  labelBy: z.enum(LABEL_BY, `labelBy is ${LABEL_BY.join(" or ")}: how a clusterwise project's label page asks for a class (from the list, or one class at a time).`).optional(),
+  labelBy: labelBySchema.optional(),
   classes: z
     .array(z.object({ name: z.string().trim().min(1, "Every class needs a name.").max(200), description: z.string().max(2000).default("") }))
     .max(1000)

@@ -86,7 +86,11 @@ export function NewProjectForm({ limitBytes }: { limitBytes: number }) {
     if (overLimit) return;
     const fields = new FormData(event.currentTarget);
     const body = new FormData();
-    for (const key of ["name", "description", "mode"]) body.append(key, String(fields.get(key) ?? ""));
+    for (const key of ["name", "description"]) body.append(key, String(fields.get(key) ?? ""));
+    // one select for the two settings: the mode, and how a clusterwise project asks for a class
+    const ask = String(fields.get("ask") ?? "clusterwise");
+    body.append("mode", ask === "pairwise" ? "pairwise" : "clusterwise");
+    body.append("labelBy", ask === "verify" ? "verify" : "pick");
     if (source.kind === "zip") body.append("bundle", source.file, source.file.name);
     else for (const { file, path } of source.files) body.append("files", file, path);
 
@@ -121,8 +125,9 @@ export function NewProjectForm({ limitBytes }: { limitBytes: number }) {
         </label>
         <label className="block">
           <span className="text-sm font-medium text-slate-700">Annotation mode</span>
-          <select name="mode" defaultValue="clusterwise" className={INPUT_CLASS}>
+          <select name="ask" defaultValue="clusterwise" className={INPUT_CLASS}>
             <option value="clusterwise">clusterwise (which class?)</option>
+            <option value="verify">clusterwise, one class at a time (same class as these?)</option>
             <option value="pairwise">pairwise (same class?)</option>
           </select>
         </label>
