@@ -16,9 +16,9 @@ export const labelOverviewQuery = z.object({
  * What the owner reads about the labels themselves: the class distribution the estimator sees
  * (a task's majority, or the owner's resolution), labels per annotator with the median seconds an
  * answer took them (answers the label page timed; skips and unsure ones count: they cost time too)
- * and, for labels given one class at a time (labelBy verify), the "same class?" answers a label took; agreement where tasks
- * have several labels, a page of recent labels with their items, and the ties awaiting the
- * owner's resolution. The labeled set is a budget (hundreds to thousands), so it is read whole.
+ * and, for labels given one class at a time (labelBy verify), the "same class?" answers a label
+ * took; agreement where tasks have several labels, a page of recent labels with their items, and
+ * the ties awaiting the owner's resolution. The labeled set is a budget (hundreds to thousands), so it is read whole.
  */
 export async function labelOverview(user: SessionUser, projectId: string, query: z.infer<typeof labelOverviewQuery>) {
   await requireProjectRole(user, projectId, "OWNER");

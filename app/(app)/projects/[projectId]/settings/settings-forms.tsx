@@ -171,6 +171,12 @@ export function SettingsForm({
               <option value="clusterwise">clusterwise: which class is this item?</option>
               <option value="pairwise">pairwise: are these two the same class?</option>
             </select>
+            {s.mode === "pairwise" && (
+              <span className="mt-1 block text-xs text-slate-500">
+                The same kind of answer can also give each item its class: a clusterwise project asking one class at a time read NMI with 0.08–0.46x random pairs’ error
+                per answer in simulation.
+              </span>
+            )}
           </label>
           <label className="block">
             <span className="text-sm font-medium text-slate-700">Classes</span>
