@@ -1,6 +1,7 @@
 import { db } from "../db";
 import { latestRoundResults } from "../evaluation/item-assignments";
 import { readAssignments } from "../project-data/arrays";
+import type { ProjectFolder } from "../project-data/paths";
 
 /**
  * What the label page's one-class-at-a-time view (`Project.labelBy` "verify", issue #25) orders its
@@ -18,10 +19,8 @@ export interface TaskHint {
   readonly cluster: number | null;
 }
 
-type ProjectFolder = { readonly dataPath: string };
-
 async function firstClustering(projectId: string) {
-  return db().clustering.findFirst({ where: { projectId }, orderBy: { name: "asc" }, select: { name: true, file: true } });
+  return db().clustering.findFirst({ where: { projectId }, orderBy: { name: "asc" }, select: { file: true } });
 }
 
 /** The hint of each item, in the order given. */
