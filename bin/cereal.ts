@@ -38,6 +38,7 @@ import { estimatorInputFiles, estimatorInputToJson, probaBytes } from "@/lib/cer
 import type { EstimatorInput } from "@/lib/cereal/method/estimators";
 import { aecPerAnnotatorHour } from "@/lib/cereal/harness/aec";
 import type { SurrogateFactory } from "@/lib/cereal/method/surrogate";
+import { ensembleSurrogateFactory } from "@/lib/cereal/method/ensemble-surrogate";
 import { loadBundle } from "@/lib/data/bundle";
 import { residualWhenCalibratedSchema } from "@/lib/server/projects/project-settings";
 import { gaussianMixtureSurrogateFactory } from "../models/gaussian-mixture";
@@ -62,6 +63,7 @@ const USAGE = `usage:
                   [--fixmatch] [--pseudo | --estimator ${Object.keys(ESTIMATORS).join("|")}] [--seed S] [--seed-size 50]
                   [--batch 50] [--budget 1000] [--steps 512] [--warm-steps S (rounds after the first train on from the previous weights)]
                   [--threshold 0.95] [--surrogate mlp|fake|mixture|select|select-cells|select-both (select: the MLP or the Gaussian mixture by out-of-sample log-loss; select-cells: by the soft table's cell bias; select-both: the mixture where both prefer it)]
+                  [--fits 1 (the surrogate's probabilities: the mean of N fits, each from its own seed)]
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1] [--uniform-while-ppi on|off]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
                   [--compare all|NAME,NAME] [--record-predictions] [--save-inputs (each round's estimator input into OUT.inputs/, for bench/estimator-replay.ts)] [--calibrate] [--score-calibrated] [--residual-when-calibrated GAP (the residual score where the earlier models read at least ${RESIDUAL_MIN_ACCURACY_PERCENT}% right and calibrated within GAP)] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
@@ -92,9 +94,9 @@ function int(value: string | undefined, name: string, fallback: number): number 
   return n;
 }
 
-/** --fits: the pairwise round's fits (at least one) */
-function fitsPerRound(value: string | undefined): number {
-  const fits = int(value, "fits", PAIRWISE_MEMBERS);
+/** --fits: a round's fits (at least one; default: the pairwise round's members, or one clusterwise) */
+function fitsPerRound(value: string | undefined, fallback: number): number {
+  const fits = int(value, "fits", fallback);
   if (fits < 1) throw new UsageError(`--fits must be at least 1 (a round fits the surrogate at least once), got '${value}'`);
   return fits;
 }
@@ -240,7 +242,9 @@ async function runSimulate(argv: string[]): Promise<void> {
   const estimator = estimatorByName(estimatorName);
   const clusterings = values.clustering.split(",").filter((s) => s.length > 0);
   const { problem, labels, name } = await loadProblem(values.bundle, clusterings);
-  const surrogateName = oneOf(values.surrogate, "surrogate", CLASS_SURROGATES, "mlp");
+  const fits = fitsPerRound(values.fits, 1);
+  const surrogateKind = oneOf(values.surrogate, "surrogate", CLASS_SURROGATES, "mlp");
+  const surrogateName = fits === 1 ? surrogateKind : `${surrogateKind} x${fits}`;
   const quiet = values.quiet;
   const pace = await answerPace(values["seconds-per-answer"], "clusterwise");
   const skipRate = num(values["skip-rate"], "skip-rate", 0);
@@ -250,7 +254,8 @@ async function runSimulate(argv: string[]): Promise<void> {
   if (inputsDir) await mkdir(inputsDir, { recursive: true });
   const started = performance.now();
 
-  const result: SimulationResult = await simulate(problem, labels, await simulationSurrogateFactory(surrogateName, problem), {
+  const oneFit = await simulationSurrogateFactory(surrogateKind, problem);
+  const result: SimulationResult = await simulate(problem, labels, fits === 1 ? oneFit : ensembleSurrogateFactory(oneFit, fits), {
     acquisition,
     estimator,
     fixmatch: values.fixmatch,
@@ -323,7 +328,7 @@ async function runPairwiseSimulate(values: ReturnType<typeof parseArgs<{ args: s
     batch,
     budget: int(values.budget, "budget", 10000),
     numOutputs: values.outputs === undefined ? undefined : int(values.outputs, "outputs", 20),
-    members: fitsPerRound(values.fits),
+    members: fitsPerRound(values.fits, PAIRWISE_MEMBERS),
     designOptions: { uniformShare: num(values["uniform-share"], "uniform-share", recommended?.pairUniformShare ?? 0) },
     pairPpi: values["pair-ppi"],
     intervals: values["no-intervals"] ? false : { draws: int(values["interval-draws"], "interval-draws", 200) },

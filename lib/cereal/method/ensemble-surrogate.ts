@@ -1,0 +1,83 @@
+/**
+ * An ensemble of surrogates (issue #23): M members of one family, each fitted on the same rows from its
+ * own seed, whose probabilities are averaged. Averaging independent fits is the cheapest known way to
+ * make a network's probabilities less overconfident, which the soft table's bias reads directly.
+ *
+ * Member 0 fits with the round's own seed, so a one-member ensemble is its member. Members k > 0 fit
+ * with deriveSeed(seed, "ensemble", k). Warm starts carry every member's weights, concatenated in member
+ * order (`weights()`), and each member trains on from its own slice. An MC pass p is the mean of the
+ * members' passes p.
+ */
+import { deriveSeed } from "../../random/named-streams";
+import type { FitOptions, FitProgress, FitReport, LabeledRows, Surrogate, SurrogateFactory } from "./surrogate";
+
+/** the mean of equally long arrays, elementwise */
+function meanOf(parts: readonly Float32Array[]): Float32Array {
+  const out = new Float32Array(parts[0].length);
+  for (const part of parts) for (let i = 0; i < out.length; i++) out[i] += part[i];
+  for (let i = 0; i < out.length; i++) out[i] /= parts.length;
+  return out;
+}
+
+/** each member's slice of concatenated weights; throws where the lengths do not add up */
+function splitWeights(weights: Float32Array, lengths: readonly number[]): Float32Array[] {
+  const total = lengths.reduce((sum, n) => sum + n, 0);
+  if (weights.length !== total)
+    throw new Error(`ensemble warm start: got ${weights.length} weights, the ${lengths.length} members hold ${total}; train this round from scratch (no initialWeights)`);
+  let at = 0;
+  return lengths.map((n) => weights.subarray(at, (at += n)));
+}
+
+export function ensembleSurrogateFactory(member: SurrogateFactory, members: number): SurrogateFactory {
+  if (!Number.isInteger(members) || members < 1) throw new Error(`an ensemble needs a whole number of members, at least 1, got ${members}`);
+  return async (embeddings, numClasses) => {
+    const surrogates: Surrogate[] = [];
+    for (let k = 0; k < members; k++) surrogates.push(await member(embeddings, numClasses));
+    const canCarry = surrogates.every((s) => s.weights !== undefined);
+    return {
+      async fit(labeled: LabeledRows, unlabeled: Int32Array, options: FitOptions, onProgress?: (progress: FitProgress) => void): Promise<FitReport> {
+        const initial = options.initialWeights
+          ? splitWeights(options.initialWeights, surrogates.map((s) => s.weights!().length))
+          : null;
+        const reports: FitReport[] = [];
+        for (const [k, surrogate] of surrogates.entries()) {
+          const own: FitOptions = { ...options, seed: k === 0 ? options.seed : deriveSeed(options.seed, "ensemble", k), initialWeights: initial?.[k] };
+          // progress runs over the whole ensemble: member k's step s is step k * total + s
+          const progress = onProgress && ((p: FitProgress) => onProgress({ step: k * p.total + p.step, total: members * p.total }));
+          reports.push(await surrogate.fit(labeled, unlabeled, own, progress));
+        }
+        const losses = reports.map((r) => r.finalLoss).filter((v): v is number => v !== null);
+        const masks = reports.map((r) => r.maskRate).filter((v): v is number => v !== null);
+        return {
+          backend: reports[0].backend,
+          trainSeconds: reports.reduce((sum, r) => sum + r.trainSeconds, 0),
+          steps: reports.reduce((sum, r) => sum + r.steps, 0),
+          maskRate: masks.length === 0 ? null : masks.reduce((a, b) => a + b, 0) / masks.length,
+          finalLoss: losses.length === 0 ? null : losses.reduce((a, b) => a + b, 0) / losses.length,
+        };
+      },
+      async predictProba(rows) {
+        const parts: Float32Array[] = [];
+        for (const surrogate of surrogates) parts.push(await surrogate.predictProba(rows));
+        return meanOf(parts);
+      },
+      async predictProbaMc(rows, passes, seed) {
+        const parts: Float32Array[] = [];
+        for (const [k, surrogate] of surrogates.entries()) parts.push(await surrogate.predictProbaMc(rows, passes, k === 0 ? seed : deriveSeed(seed, "ensemble", k)));
+        return meanOf(parts);
+      },
+      weights: canCarry
+        ? () => {
+            const parts = surrogates.map((s) => s.weights!());
+            const out = new Float32Array(parts.reduce((sum, p) => sum + p.length, 0));
+            let at = 0;
+            for (const part of parts) out.set(part, (at += part.length) - part.length);
+            return out;
+          }
+        : undefined,
+      dispose() {
+        for (const surrogate of surrogates) surrogate.dispose();
+      },
+    };
+  };
+}
