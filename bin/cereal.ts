@@ -63,7 +63,7 @@ const USAGE = `usage:
                   [--fixmatch] [--pseudo | --estimator ${Object.keys(ESTIMATORS).join("|")}] [--seed S] [--seed-size 50]
                   [--batch 50] [--budget 1000] [--steps 512] [--warm-steps S (rounds after the first train on from the previous weights)]
                   [--threshold 0.95] [--surrogate mlp|fake|mixture|select|select-cells|select-both (select: the MLP or the Gaussian mixture by out-of-sample log-loss; select-cells: by the soft table's cell bias; select-both: the mixture where both prefer it)]
-                  [--fits 1 (the surrogate's probabilities: the mean of N fits, each from its own seed)]
+                  [--fits 1 (the surrogate's probabilities: the mean of N fits, each from its own seed)] [--folds (with --fits N: fit k trains without the labels of fold k)]
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1] [--uniform-while-ppi on|off]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
                   [--compare all|NAME,NAME] [--record-predictions] [--save-inputs (each round's estimator input into OUT.inputs/, for bench/estimator-replay.ts)] [--calibrate] [--score-calibrated] [--residual-when-calibrated GAP (the residual score where the earlier models read at least ${RESIDUAL_MIN_ACCURACY_PERCENT}% right and calibrated within GAP)] [--trainer-guard] [--recommended (${RECOMMENDED_TEXT})]
@@ -188,6 +188,7 @@ const SIMULATE_OPTIONS = {
   "no-intervals": { type: "boolean", default: false },
   "record-predictions": { type: "boolean", default: false },
   "save-inputs": { type: "boolean", default: false },
+  folds: { type: "boolean", default: false },
   "no-timings": { type: "boolean", default: false },
   out: { type: "string" },
   quiet: { type: "boolean", default: false },
@@ -244,7 +245,8 @@ async function runSimulate(argv: string[]): Promise<void> {
   const { problem, labels, name } = await loadProblem(values.bundle, clusterings);
   const fits = fitsPerRound(values.fits, 1);
   const surrogateKind = oneOf(values.surrogate, "surrogate", CLASS_SURROGATES, "mlp");
-  const surrogateName = fits === 1 ? surrogateKind : `${surrogateKind} x${fits}`;
+  if (values.folds && fits < 2) throw new UsageError("--folds needs --fits 2 or more: each fit trains without one fold of the labels");
+  const surrogateName = fits === 1 ? surrogateKind : `${surrogateKind} x${fits}${values.folds ? " folds" : ""}`;
   const quiet = values.quiet;
   const pace = await answerPace(values["seconds-per-answer"], "clusterwise");
   const skipRate = num(values["skip-rate"], "skip-rate", 0);
@@ -255,7 +257,7 @@ async function runSimulate(argv: string[]): Promise<void> {
   const started = performance.now();
 
   const oneFit = await simulationSurrogateFactory(surrogateKind, problem);
-  const result: SimulationResult = await simulate(problem, labels, fits === 1 ? oneFit : ensembleSurrogateFactory(oneFit, fits), {
+  const result: SimulationResult = await simulate(problem, labels, fits === 1 ? oneFit : ensembleSurrogateFactory(oneFit, fits, { folds: values.folds }), {
     acquisition,
     estimator,
     fixmatch: values.fixmatch,

@@ -1,20 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { deriveSeed } from "../../random/named-streams";
-import { ensembleSurrogateFactory } from "./ensemble-surrogate";
+import { ensembleSurrogateFactory, foldOf } from "./ensemble-surrogate";
 import type { FitOptions, FitProgress, Surrogate, SurrogateFactory } from "./surrogate";
 
 const EMBEDDINGS = { data: new Float32Array(4 * 2), n: 4, d: 2 };
 const LABELED = { rows: Int32Array.from([0]), labels: Int32Array.from([1]) };
 const UNLABELED = Int32Array.from([1, 2, 3]);
 
-/** a member whose probabilities and weights are its last fit's seed, and that records every fit's options */
-function recordingFactory(fits: FitOptions[]): SurrogateFactory {
+/** a member whose probabilities and weights are its last fit's seed, and that records every fit's options (and rows, given `rows`) */
+function recordingFactory(fits: FitOptions[], rows: { labeled: number[]; unlabeled: number[] }[] = []): SurrogateFactory {
   return async (_embeddings, numClasses) => {
     let seed = 0;
     let theta = Float32Array.from([0, 0, 0]);
     const member: Surrogate = {
-      async fit(_labeled, _unlabeled, options, onProgress) {
+      async fit(labeled, unlabeled, options, onProgress) {
         fits.push(options);
+        rows.push({ labeled: Array.from(labeled.rows), unlabeled: Array.from(unlabeled) });
         seed = options.seed;
         theta = options.initialWeights ? Float32Array.from(options.initialWeights, (w) => w + 1) : Float32Array.from([seed, seed, seed]);
         onProgress?.({ step: 10, total: 10 });
@@ -106,7 +107,38 @@ describe("ensembleSurrogateFactory", () => {
     ]);
   });
 
-  it("refuses fewer than one member", () => {
+  it("refuses fewer than one member, and folds with one", () => {
     expect(() => ensembleSurrogateFactory(recordingFactory([]), 0)).toThrow(/at least 1/);
+    expect(() => ensembleSurrogateFactory(recordingFactory([]), 1, { folds: true })).toThrow(/at least 2 members/);
+  });
+
+  it("with folds, trains member k without fold k's labels and predicts each labeled row from the member that never saw it", async () => {
+    const n = 40;
+    const embeddings = { data: new Float32Array(n * 2), n, d: 2 };
+    const labeledRows = Int32Array.from({ length: 30 }, (_, i) => i);
+    const labeled = { rows: labeledRows, labels: Int32Array.from(labeledRows, (r) => r % 2) };
+    const unlabeled = Int32Array.from({ length: 10 }, (_, i) => 30 + i);
+    const inclusion = Float64Array.from(labeledRows, (r) => 0.01 * (r + 1));
+    const fits: FitOptions[] = [];
+    const seen: { labeled: number[]; unlabeled: number[] }[] = [];
+    const ensemble = await ensembleSurrogateFactory(recordingFactory(fits, seen), 2, { folds: true })(embeddings, 2);
+    await ensemble.fit(labeled, unlabeled, { seed: 8, fixmatch: true, inclusion });
+    const fold = Array.from(labeledRows, (r) => foldOf(r, 2));
+    expect(new Set(fold)).toEqual(new Set([0, 1]));
+    for (const k of [0, 1]) {
+      const out = Array.from(labeledRows).filter((r) => foldOf(r, 2) === k);
+      expect(seen[k].labeled).toEqual(Array.from(labeledRows).filter((r) => foldOf(r, 2) !== k));
+      expect(seen[k].unlabeled).toEqual([...Array.from(unlabeled), ...out]);
+      expect(Array.from(fits[k].inclusion!)).toEqual(seen[k].labeled.map((r) => 0.01 * (r + 1)));
+    }
+    // member k's pi is its seed's: the out-of-fold prediction of a row in fold k is member k's
+    const seeds = [8, deriveSeed(8, "ensemble", 1)];
+    const oof = await ensemble.predictOutOfFold(labeledRows);
+    labeledRows.forEach((row, i) => expect(oof[2 * i]).toBeCloseTo((seeds[foldOf(row, 2)] % 10) / 10, 6));
+  });
+
+  it("refuses out-of-fold predictions where every member saw every label", async () => {
+    const ensemble = await ensembleSurrogateFactory(recordingFactory([]), 2)(EMBEDDINGS, 2);
+    await expect(ensemble.predictOutOfFold(LABELED.rows)).rejects.toThrow(/needs an ensemble made with folds/);
   });
 });

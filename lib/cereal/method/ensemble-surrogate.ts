@@ -7,6 +7,11 @@
  * with deriveSeed(seed, "ensemble", k). Warm starts carry every member's weights, concatenated in member
  * order (`weights()`), and each member trains on from its own slice. An MC pass p is the mean of the
  * members' passes p.
+ *
+ * With `folds`, every labeled row belongs to one fold (a hash of its row index, so the same fold in every round) and
+ * member k trains without fold k's labels (they join its unlabeled rows): a labeled row's out-of-fold prediction then
+ * comes from a model that never saw its label (`predictOutOfFold`), the cross-fitting of cross-prediction-powered
+ * inference, at the price of members that each see (M - 1) / M of the labels.
  */
 import { deriveSeed } from "../../random/named-streams";
 import type { FitOptions, FitProgress, FitReport, LabeledRows, Surrogate, SurrogateFactory } from "./surrogate";
@@ -28,23 +33,53 @@ function splitWeights(weights: Float32Array, lengths: readonly number[]): Float3
   return lengths.map((n) => weights.subarray(at, (at += n)));
 }
 
-export function ensembleSurrogateFactory(member: SurrogateFactory, members: number): SurrogateFactory {
+/** the fold of a labeled row among `members` folds: fixed by its row index */
+export function foldOf(row: number, members: number): number {
+  return deriveSeed(row, "ensemble-fold") % members;
+}
+
+/** member k's training rows under folds: the labeled rows outside fold k, and the unlabeled rows with fold k's */
+function withoutFold(labeled: LabeledRows, unlabeled: Int32Array, inclusion: Float64Array | undefined, k: number, members: number) {
+  const keep: number[] = [];
+  const held: number[] = [];
+  labeled.rows.forEach((row, j) => (foldOf(row, members) === k ? held : keep).push(j));
+  return {
+    labeled: { rows: Int32Array.from(keep, (j) => labeled.rows[j]), labels: Int32Array.from(keep, (j) => labeled.labels[j]) },
+    unlabeled: Int32Array.from([...unlabeled, ...held.map((j) => labeled.rows[j])]),
+    inclusion: inclusion && Float64Array.from(keep, (j) => inclusion[j]),
+  };
+}
+
+export interface EnsembleOptions {
+  /** member k trains without the labels of fold k (default false: every member on every label) */
+  readonly folds?: boolean;
+}
+
+export interface EnsembleSurrogate extends Surrogate {
+  /** for labeled rows: pi from the member that trained without each row's fold (folds only) */
+  predictOutOfFold(rows: Int32Array): Promise<Float32Array>;
+}
+
+export function ensembleSurrogateFactory(member: SurrogateFactory, members: number, options: EnsembleOptions = {}): (embeddings: Parameters<SurrogateFactory>[0], numClasses: number) => Promise<EnsembleSurrogate> {
   if (!Number.isInteger(members) || members < 1) throw new Error(`an ensemble needs a whole number of members, at least 1, got ${members}`);
+  if (options.folds && members < 2) throw new Error("an ensemble with folds needs at least 2 members (each trains without one fold's labels)");
   return async (embeddings, numClasses) => {
     const surrogates: Surrogate[] = [];
     for (let k = 0; k < members; k++) surrogates.push(await member(embeddings, numClasses));
     const canCarry = surrogates.every((s) => s.weights !== undefined);
+    const folds = options.folds === true;
     return {
-      async fit(labeled: LabeledRows, unlabeled: Int32Array, options: FitOptions, onProgress?: (progress: FitProgress) => void): Promise<FitReport> {
-        const initial = options.initialWeights
-          ? splitWeights(options.initialWeights, surrogates.map((s) => s.weights!().length))
+      async fit(labeled: LabeledRows, unlabeled: Int32Array, fitOptions: FitOptions, onProgress?: (progress: FitProgress) => void): Promise<FitReport> {
+        const initial = fitOptions.initialWeights
+          ? splitWeights(fitOptions.initialWeights, surrogates.map((s) => s.weights!().length))
           : null;
         const reports: FitReport[] = [];
         for (const [k, surrogate] of surrogates.entries()) {
-          const own: FitOptions = { ...options, seed: k === 0 ? options.seed : deriveSeed(options.seed, "ensemble", k), initialWeights: initial?.[k] };
+          const rows = folds ? withoutFold(labeled, unlabeled, fitOptions.inclusion, k, members) : { labeled, unlabeled, inclusion: fitOptions.inclusion };
+          const own: FitOptions = { ...fitOptions, seed: k === 0 ? fitOptions.seed : deriveSeed(fitOptions.seed, "ensemble", k), initialWeights: initial?.[k], inclusion: rows.inclusion };
           // progress runs over the whole ensemble: member k's step s is step k * total + s
           const progress = onProgress && ((p: FitProgress) => onProgress({ step: k * p.total + p.step, total: members * p.total }));
-          reports.push(await surrogate.fit(labeled, unlabeled, own, progress));
+          reports.push(await surrogate.fit(rows.labeled, rows.unlabeled, own, progress));
         }
         const losses = reports.map((r) => r.finalLoss).filter((v): v is number => v !== null);
         const masks = reports.map((r) => r.maskRate).filter((v): v is number => v !== null);
@@ -60,6 +95,18 @@ export function ensembleSurrogateFactory(member: SurrogateFactory, members: numb
         const parts: Float32Array[] = [];
         for (const surrogate of surrogates) parts.push(await surrogate.predictProba(rows));
         return meanOf(parts);
+      },
+      async predictOutOfFold(rows) {
+        if (!folds) throw new Error("predictOutOfFold needs an ensemble made with folds: every member saw every label");
+        const out = new Float32Array(rows.length * numClasses);
+        for (const [k, surrogate] of surrogates.entries()) {
+          const mine = Int32Array.from(rows.filter((row) => foldOf(row, members) === k));
+          if (mine.length === 0) continue;
+          const proba = await surrogate.predictProba(mine);
+          let j = 0;
+          rows.forEach((row, i) => foldOf(row, members) === k && out.set(proba.subarray(j * numClasses, ++j * numClasses), i * numClasses));
+        }
+        return out;
       },
       async predictProbaMc(rows, passes, seed) {
         const parts: Float32Array[] = [];
