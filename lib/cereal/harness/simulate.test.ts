@@ -6,6 +6,7 @@ import type { FitOptions } from "../method/surrogate";
 import { createKnnSurrogateFactory } from "../fakes/knn-surrogate";
 import { digitsProblem } from "../fakes/digits-problem";
 import { RESIDUAL_MIN_ACCURACY } from "../method/surrogate-health";
+import { ensembleSurrogateFactory } from "../method/ensemble-surrogate";
 import { simulate } from "./simulate";
 
 describe("simulate", () => {
@@ -42,6 +43,19 @@ describe("simulate", () => {
     ]);
     // a cold run's JSON is what it was before warm start existed
     expect("warmSteps" in cold.config).toBe(false);
+  });
+
+  it("an ensemble of members that ignore their seed is its member: the same draws and estimates; with folds, another run", async () => {
+    const { problem, labels } = await digitsProblem();
+    const options = { acquisition: "hardnmi", estimator: argmaxEstimator, fixmatch: false, seed: 3, budget: 200, intervals: false } as const;
+    const one = await simulate(problem, labels, createKnnSurrogateFactory(), options);
+    const two = await simulate(problem, labels, ensembleSurrogateFactory(createKnnSurrogateFactory(), 2), options);
+    expect(two.draws).toEqual(one.draws);
+    expect(two.rounds.map((r) => r.estimate)).toEqual(one.rounds.map((r) => r.estimate));
+    // each fold's member misses half the labels, so its neighbours and the run's draws differ
+    const folds = await simulate(problem, labels, ensembleSurrogateFactory(createKnnSurrogateFactory(), 2, { folds: true }), options);
+    expect(folds.draws.slice(0, 50)).toEqual(one.draws.slice(0, 50));
+    expect(folds.draws).not.toEqual(one.draws);
   });
 
   it("with a surrogate that returns the true labels, every round's estimate equals the truth", async () => {
