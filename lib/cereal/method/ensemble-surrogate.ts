@@ -9,9 +9,9 @@
  * members' passes p.
  *
  * With `folds`, every labeled row belongs to one fold (a hash of its row index, so the same fold in every round) and
- * member k trains without fold k's labels (they join its unlabeled rows): a labeled row's out-of-fold prediction then
- * comes from a model that never saw its label (`predictOutOfFold`), the cross-fitting of cross-prediction-powered
- * inference, at the price of members that each see (M - 1) / M of the labels.
+ * member k trains without fold k's labels (they join its unlabeled rows), so members differ by more than their seeds,
+ * at the price of each seeing (M - 1) / M of the labels (measured, not adopted: MEASUREMENTS.md "Issue #23: an ensemble
+ * of fits").
  */
 import { deriveSeed } from "../../random/named-streams";
 import type { FitOptions, FitProgress, FitReport, LabeledRows, Surrogate, SurrogateFactory } from "./surrogate";
@@ -55,12 +55,7 @@ export interface EnsembleOptions {
   readonly folds?: boolean;
 }
 
-export interface EnsembleSurrogate extends Surrogate {
-  /** for labeled rows: pi from the member that trained without each row's fold (folds only) */
-  predictOutOfFold(rows: Int32Array): Promise<Float32Array>;
-}
-
-export function ensembleSurrogateFactory(member: SurrogateFactory, members: number, options: EnsembleOptions = {}): (embeddings: Parameters<SurrogateFactory>[0], numClasses: number) => Promise<EnsembleSurrogate> {
+export function ensembleSurrogateFactory(member: SurrogateFactory, members: number, options: EnsembleOptions = {}): SurrogateFactory {
   if (!Number.isInteger(members) || members < 1) throw new Error(`an ensemble needs a whole number of members, at least 1, got ${members}`);
   if (options.folds && members < 2) throw new Error("an ensemble with folds needs at least 2 members (each trains without one fold's labels)");
   return async (embeddings, numClasses) => {
@@ -95,18 +90,6 @@ export function ensembleSurrogateFactory(member: SurrogateFactory, members: numb
         const parts: Float32Array[] = [];
         for (const surrogate of surrogates) parts.push(await surrogate.predictProba(rows));
         return meanOf(parts);
-      },
-      async predictOutOfFold(rows) {
-        if (!folds) throw new Error("predictOutOfFold needs an ensemble made with folds: every member saw every label");
-        const out = new Float32Array(rows.length * numClasses);
-        for (const [k, surrogate] of surrogates.entries()) {
-          const mine = Int32Array.from(rows.filter((row) => foldOf(row, members) === k));
-          if (mine.length === 0) continue;
-          const proba = await surrogate.predictProba(mine);
-          let j = 0;
-          rows.forEach((row, i) => foldOf(row, members) === k && out.set(proba.subarray(j * numClasses, ++j * numClasses), i * numClasses));
-        }
-        return out;
       },
       async predictProbaMc(rows, passes, seed) {
         const parts: Float32Array[] = [];
