@@ -1,11 +1,10 @@
 /**
  * Candidate estimators measured offline with bench/estimator-replay.ts (`--module bench/replay-candidates.ts`), none of them
- * adopted (lib/cereal/harness/MEASUREMENTS.md "Issue #23: the squared-error weights where pi reads calibrated, and estimators
- * replayed offline"):
- * - `ppi-linear`: the soft table's metrics moved to first order by the prediction-powered cells, soft + g . (ppi - soft), g
- *   the metric's one-item changes on the soft table (pool-noise.ts oneItemChanges; the cells' difference has zero column sums,
- *   so g's per-column constants drop out). Linear in the residuals, it has no plug-in or clipping bias of its own, only the
- *   second-order remainder of the soft table's distance to the truth.
+ * adopted as they are (lib/cereal/harness/MEASUREMENTS.md "Issue #23: the squared-error weights where pi reads calibrated, and
+ * estimators replayed offline" and "Issue #23: an ensemble of fits, and the first-order ppi where the labels are plentiful").
+ * "The default" below is the one they were measured against, `guarded-mean-plentiful` (the default before the first-order
+ * branch that came out of `guarded-plentiful-linear-always`):
+ * - `ppi-linear`: the soft table's metrics moved to first order by the prediction-powered cells (lib/cereal/method/ppi-linear.ts).
  * - `ppi-mid`: the same with g taken midway between the soft and the projected ppi tables (exact for a quadratic metric).
  * - `mean-linear`, `mean-mid`: half soft, half the above.
  * - `guarded-weak-linear`: the default, its weak branch `ppi-linear` instead of the jackknifed ppi; `guarded-weak-linear-1` only
@@ -15,43 +14,29 @@
  * - `guarded-over-soft`, `guarded-over-lean`: the default, but once the surrogate has read overconfident (and is neither weak
  *   nor diffuse) the soft side alone, or three quarters soft and a quarter the default's ppi side; from the bias of the two
  *   sides over the rounds from 500 labels on seeds 3000-3001, where soft was the nearer side on the overconfident bundles.
+ * - `soft-while-linear-agrees` (`-1`): where neither weak nor diffuse, the soft table while `ppi-linear`'s NMI lies within 2 (1)
+ *   of its jackknife standard errors of the soft NMI, else the default.
+ * - `guarded-plentiful-linear-always`: the default, but `ppi-linear` wherever the labels are plentiful (5 per cell) and the
+ *   surrogate is neither weak nor diffuse; gated by the gap to the soft NMI (2 standard errors) it is today's default.
  */
 import type { Estimator, EstimatorInput } from "@/lib/cereal/method/estimators";
-import { guardedEstimator } from "@/lib/cereal/method/estimators-guarded";
+import { guardedMeanPlentifulEstimator as guardedEstimator, labelsArePlentiful } from "@/lib/cereal/method/estimators-guarded";
 import { softTable } from "@/lib/cereal/method/estimators-soft";
-import { oneItemChanges } from "@/lib/cereal/method/pool-noise";
-import { ppiCells, ppiTable } from "@/lib/cereal/method/ppi";
+import { ppiTable } from "@/lib/cereal/method/ppi";
+import { ppiLinear, ppiLinearMetrics } from "@/lib/cereal/method/ppi-linear";
 import type { TestClustering } from "@/lib/cereal/method/problem";
 import { guardReading } from "@/lib/cereal/method/surrogate-health";
-import { asTable, denseTable, METRIC_KEYS, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
+import { asTable, denseTable, METRIC_KEYS, metricsFromTable, type MetricValues } from "@/lib/metrics";
 
 const PPI = { pseudo: "soft", lambda: "tuned" } as const;
 /** the largest NMI move of the first order that guarded-weak-linear-near trusts */
 const NEAR = 0.1;
 
-/** soft + g . (ppi cells - soft cells), g read on `at` (the closed-form metrics; accuracy and AP stay the soft table's) */
-function movedBy(input: EstimatorInput, c: TestClustering, at: (soft: number[][]) => ContingencyTable): MetricValues {
-  const table = softTable(input, c);
-  const soft = metricsFromTable(table);
-  const dense = denseTable(table);
-  const g = oneItemChanges(at(dense), 0);
-  const cells = ppiCells(input, c, PPI);
-  const out = { ...soft };
-  for (const k of METRIC_KEYS) {
-    const gk = g[k];
-    if (!gk) continue;
-    let d = 0;
-    for (let y = 0; y < input.numClasses; y++) for (let j = 0; j < c.k; j++) d += gk[y * c.k + j] * (cells[y * c.k + j] - dense[y][j]);
-    out[k] = soft[k] + d;
-  }
-  return out;
-}
-
-const linear = (input: EstimatorInput, c: TestClustering) => movedBy(input, c, (soft) => asTable(soft));
+const linear = (input: EstimatorInput, c: TestClustering) => ppiLinearMetrics(input, c);
 const midway = (input: EstimatorInput, c: TestClustering) =>
-  movedBy(input, c, (soft) => {
+  ppiLinearMetrics(input, c, (soft) => {
     const ppi = denseTable(ppiTable(input, c, PPI));
-    return asTable(soft.map((row, y) => row.map((v, j) => (v + ppi[y][j]) / 2)));
+    return asTable(denseTable(soft).map((row, y) => row.map((v, j) => (v + ppi[y][j]) / 2)));
   });
 const half = (a: MetricValues, b: MetricValues) => Object.fromEntries(METRIC_KEYS.map((k) => [k, (a[k] + b[k]) / 2])) as MetricValues;
 const softMetrics = (input: EstimatorInput, c: TestClustering) => metricsFromTable(softTable(input, c));
@@ -67,7 +52,25 @@ function candidate(name: string, metrics: (input: EstimatorInput, c: TestCluster
   return { name, usesSurrogate: true, table: (input, c) => ppiTable(input, c, PPI), metrics };
 }
 
+/** where neither weak nor diffuse: the soft table while ppi-linear's NMI is within Z of its standard errors of the soft NMI */
+function softWhileLinearAgrees(z: number) {
+  return (input: EstimatorInput, c: TestClustering): MetricValues => {
+    const { health } = guardReading(input.labeled, input.draws, input.outOfSample);
+    if (health.weak || health.diffuse) return guardedEstimator.metrics!(input, c);
+    const { metrics, nmiSe } = ppiLinear(input, c);
+    const soft = softMetrics(input, c);
+    return nmiSe !== null && Math.abs(metrics.nmi - soft.nmi) <= z * nmiSe ? soft : guardedEstimator.metrics!(input, c);
+  };
+}
+
 export const estimators: Estimator[] = [
+  candidate("soft-while-linear-agrees", softWhileLinearAgrees(2)),
+  candidate("guarded-plentiful-linear-always", (input, c) => {
+    const { health } = guardReading(input.labeled, input.draws, input.outOfSample);
+    const plentiful = labelsArePlentiful(input.labeled.rows.length, input.numClasses, c.k);
+    return plentiful && !health.weak && !health.diffuse ? linear(input, c) : guardedEstimator.metrics!(input, c);
+  }),
+  candidate("soft-while-linear-agrees-1", softWhileLinearAgrees(1)),
   candidate("ppi-linear", linear),
   candidate("ppi-mid", midway),
   candidate("mean-linear", (input, c) => half(softMetrics(input, c), linear(input, c))),

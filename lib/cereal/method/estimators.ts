@@ -10,6 +10,7 @@ import type { Draw } from "./designs";
 import {
   guardedBlendCorrectionEstimator,
   guardedBlendCalibratedEstimator,
+  guardedMeanPlentifulEstimator,
   guardedBlendEstimator,
   guardedEstimator,
   guardedNoGapEstimator,
@@ -162,6 +163,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "guarded-blend": guardedBlendEstimator,
   "guarded-blend-jk": guardedBlendCorrectionEstimator,
   "guarded-blend-calibrated": guardedBlendCalibratedEstimator,
+  "guarded-mean-plentiful": guardedMeanPlentifulEstimator,
 };
 
 export function estimatorByName(name: string): Estimator {
