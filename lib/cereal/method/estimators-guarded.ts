@@ -38,7 +38,9 @@
  * All of the above is `guarded-pick`, the default until issue #23's average: `guarded` itself keeps the weak and diffuse
  * branches and in every other round (healthy, overconfident, plentiful) reports the mean of the soft and the ppi metrics
  * (GuardOptions.blend "half"; the ppi side jackknifed until the labels number one per cell of the clustering's table, plain
- * after, since 2026-12-05: guardedEstimator below), its interval reaching the soft estimate in each. Where a guard had to choose,
+ * after, since 2026-12-05: guardedEstimator below; and where the labels are plentiful and the first-order ppi NMI lies more than
+ * 2 of its jackknife standard errors from the soft NMI, that first order instead, since the thirteenth session of that day),
+ * its interval reaching the soft estimate in each. Where a guard had to choose,
  * the two tables bracket the truth on the weak set (soft low, ppi high) and ppi's early error on the demo is a bias the
  * jackknife leaves, so no reading of the gap told the two regimes apart; their mean halves either error. Measured as
  * built on fresh seeds 138-145 and replayed exactly on 130-137 (MEASUREMENTS.md "Issue #23: the soft and ppi tables
@@ -333,7 +335,8 @@ function ppiJackknifeSe(input: EstimatorInput, clustering: TestClustering, guard
 }
 
 /**
- * the default: the jackknifed ppi table while pi is weak, the ppi-hard table while it is diffuse, else the mean of the soft and
+ * the default: the jackknifed ppi table while pi is weak, the ppi-hard table while it is diffuse, the first-order ppi metrics where
+ * the labels are plentiful and the soft table's gap shows (below), else the mean of the soft and
  * ppi metrics, its interval reaching the soft estimate (issue #23); the ppi side jackknifed until the labels number one per cell
  * of the clustering's table (classes x clusters) and as it is from then on: the jackknife removes mutual information's
  * small-sample bias, which is large while cells hold under a label each (the plain table's NMI read 0.13 off on the demo at 50
