@@ -18,9 +18,11 @@
  *   of its jackknife standard errors of the soft NMI, else the default.
  * - `guarded-plentiful-linear-always`: the default, but `ppi-linear` wherever the labels are plentiful (5 per cell) and the
  *   surrogate is neither weak nor diffuse; gated by the gap to the soft NMI (2 standard errors) it is today's default.
+ * - `guarded-ramp`: today's default (`guarded`), but under one label per cell the ppi side's weight ramps from 0 to the mean's
+ *   1/2 with the labels per cell (the demo's deficit to soft lies at 100-250 labels).
  */
 import type { Estimator, EstimatorInput } from "@/lib/cereal/method/estimators";
-import { guardedMeanPlentifulEstimator as guardedEstimator, labelsArePlentiful } from "@/lib/cereal/method/estimators-guarded";
+import { guardedEstimator as guardedNow, guardedMeanPlentifulEstimator as guardedEstimator, labelsArePlentiful } from "@/lib/cereal/method/estimators-guarded";
 import { softTable } from "@/lib/cereal/method/estimators-soft";
 import { ppiTable } from "@/lib/cereal/method/ppi";
 import { ppiLinear, ppiLinearMetrics } from "@/lib/cereal/method/ppi-linear";
@@ -65,6 +67,15 @@ function softWhileLinearAgrees(z: number) {
 
 export const estimators: Estimator[] = [
   candidate("soft-while-linear-agrees", softWhileLinearAgrees(2)),
+  candidate("guarded-ramp", (input, c) => {
+    const { health } = guardReading(input.labeled, input.draws, input.outOfSample);
+    const perCell = input.labeled.rows.length / (input.numClasses * c.k);
+    if (perCell >= 1 || health.weak || health.diffuse) return guardedNow.metrics!(input, c);
+    const soft = softMetrics(input, c);
+    const mean = guardedNow.metrics!(input, c);
+    // the mean is (soft + ppi) / 2; ppi's weight ramps from 0 to 1/2 as the labels reach one per cell
+    return Object.fromEntries(METRIC_KEYS.map((k) => [k, soft[k] + perCell * (mean[k] - soft[k])])) as MetricValues;
+  }),
   candidate("guarded-plentiful-linear-always", (input, c) => {
     const { health } = guardReading(input.labeled, input.draws, input.outOfSample);
     const plentiful = labelsArePlentiful(input.labeled.rows.length, input.numClasses, c.k);
