@@ -1,7 +1,9 @@
 /**
  * An ensemble of surrogates (issue #23): M members of one family, each fitted on the same rows from its
- * own seed, whose probabilities are averaged. Averaging independent fits is the cheapest known way to
- * make a network's probabilities less overconfident, which the soft table's bias reads directly.
+ * own seed, whose probabilities are averaged: the usual way to make a network's probabilities less
+ * overconfident, which the soft table's bias reads directly. Measured with FixMatch, two members were as
+ * overconfident as one (their pseudo-labels pull both to the same answers) and the estimates no better
+ * (MEASUREMENTS.md "Issue #23: an ensemble of fits"); the simulator keeps it as `--fits N`.
  *
  * Member 0 fits with the round's own seed, so a one-member ensemble is its member. Members k > 0 fit
  * with deriveSeed(seed, "ensemble", k). Warm starts carry every member's weights, concatenated in member
@@ -10,8 +12,7 @@
  *
  * With `folds`, every labeled row belongs to one fold (a hash of its row index, so the same fold in every round) and
  * member k trains without fold k's labels (they join its unlabeled rows), so members differ by more than their seeds,
- * at the price of each seeing (M - 1) / M of the labels (measured, not adopted: MEASUREMENTS.md "Issue #23: an ensemble
- * of fits").
+ * at the price of each seeing (M - 1) / M of the labels (measured, not adopted either).
  */
 import { deriveSeed } from "../../random/named-streams";
 import type { FitOptions, FitProgress, FitReport, LabeledRows, Surrogate, SurrogateFactory } from "./surrogate";
