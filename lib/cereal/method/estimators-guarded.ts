@@ -168,6 +168,12 @@ interface GuardVerdict {
   readonly overconfident?: boolean;
 }
 
+/** whether the labels number the guard's plentifulPerCell (default PLENTIFUL_LABELS_PER_CELL; null: never) per cell of this clustering's table */
+function plentifulFor(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): boolean {
+  const perCell = guard.plentifulPerCell === undefined ? PLENTIFUL_LABELS_PER_CELL : guard.plentifulPerCell;
+  return perCell !== null && labelsArePlentiful(input.labeled.rows.length, input.numClasses, clustering.k, perCell);
+}
+
 /** which estimate the surrogate's health calls for: weak (accuracy) before diffuse and overconfident (calibration), then plentiful labels for this clustering's table */
 function guardState(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): GuardVerdict {
   const { health: h, overconfident } = guardReading(input.labeled, input.draws, input.outOfSample, guard);
@@ -175,9 +181,7 @@ function guardState(input: EstimatorInput, clustering: TestClustering, guard: Gu
   if (h.diffuse) return { state: "diffuse" };
   const gap = guard.overconfidence !== false && (overconfident || guard.gapInEveryRound === true) && overconfidenceShows(input, clustering, guard);
   if (gap) return { state: overconfident ? "overconfident" : "gap", overconfident };
-  const perCell = guard.plentifulPerCell === undefined ? PLENTIFUL_LABELS_PER_CELL : guard.plentifulPerCell;
-  const plentiful = perCell !== null && labelsArePlentiful(input.labeled.rows.length, input.numClasses, clustering.k, perCell);
-  return { state: plentiful ? "plentiful" : "healthy", overconfident };
+  return { state: plentifulFor(input, clustering, guard) ? "plentiful" : "healthy", overconfident };
 }
 
 /**
@@ -279,8 +283,7 @@ function linearOf(input: EstimatorInput, clustering: TestClustering): ReturnType
 /** GuardOptions.plentifulLinearGapZ: the first-order ppi metrics where the labels are plentiful and its NMI shows the soft table's gap; else null */
 function plentifulLinear(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions, soft: MetricValues): MetricValues | null {
   const z = guard.plentifulLinearGapZ;
-  const perCell = guard.plentifulPerCell === undefined ? PLENTIFUL_LABELS_PER_CELL : guard.plentifulPerCell;
-  if (z === undefined || perCell === null || !labelsArePlentiful(input.labeled.rows.length, input.numClasses, clustering.k, perCell)) return null;
+  if (z === undefined || !plentifulFor(input, clustering, guard)) return null;
   const { metrics, nmiSe } = linearOf(input, clustering);
   return nmiSe !== null && Math.abs(metrics.nmi - soft.nmi) > z * nmiSe ? metrics : null;
 }

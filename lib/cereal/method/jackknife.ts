@@ -22,6 +22,20 @@ import type { EstimatorInput } from "./estimators";
 /** groups G (fewer when there are fewer labeled rows) */
 export const JACKKNIFE_GROUPS = 20;
 
+/** multiplicities of m labeled rows with group g of G left out: row i is in group i mod G (draw order); `times`: the input's own multiplicities, kept for the rest */
+export function groupLeftOut(m: number, G: number, g: number, times?: Int32Array): Int32Array {
+  const multiplicity = new Int32Array(m);
+  for (let i = 0; i < m; i++) multiplicity[i] = i % G === g ? 0 : (times ? times[i] : 1);
+  return multiplicity;
+}
+
+/** the grouped jackknife's standard error from a statistic's values with each group left out: sqrt((G - 1) / G sum_g (theta_g - mean theta_g)^2) */
+export function jackknifeSe(leftOut: readonly number[]): number {
+  const G = leftOut.length;
+  const mean = leftOut.reduce((a, v) => a + v, 0) / G;
+  return Math.sqrt(((G - 1) / G) * leftOut.reduce((a, v) => a + (v - mean) ** 2, 0));
+}
+
 /** the metrics of the whole table and of the table with each group of labeled rows left out (none under 2 rows) */
 function leaveGroupsOut(
   input: EstimatorInput,
@@ -33,11 +47,7 @@ function leaveGroupsOut(
   const G = Math.min(groups, m);
   const leftOut: MetricValues[] = [];
   if (G < 2) return { full, leftOut };
-  for (let g = 0; g < G; g++) {
-    const multiplicity = new Int32Array(m);
-    for (let i = 0; i < m; i++) multiplicity[i] = i % G === g ? 0 : 1;
-    leftOut.push(metricsFromTable(table({ ...input, multiplicity })));
-  }
+  for (let g = 0; g < G; g++) leftOut.push(metricsFromTable(table({ ...input, multiplicity: groupLeftOut(m, G, g) })));
   return { full, leftOut };
 }
 
@@ -66,7 +76,7 @@ export function jackknife(
   for (const k of METRIC_KEYS) {
     const mean = leftOut.reduce((a, v) => a + v[k], 0) / G;
     corrected[k] = clampMetric(k, G * full[k] - (G - 1) * mean);
-    se[k] = Math.sqrt(((G - 1) / G) * leftOut.reduce((a, v) => a + (v[k] - mean) ** 2, 0));
+    se[k] = jackknifeSe(leftOut.map((v) => v[k]));
   }
   return { full, corrected, se };
 }

@@ -11,7 +11,7 @@
 import { denseTable, METRIC_KEYS, metricsFromTable, type ContingencyTable, type MetricValues } from "@/lib/metrics";
 import type { EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
-import { JACKKNIFE_GROUPS } from "./jackknife";
+import { groupLeftOut, JACKKNIFE_GROUPS, jackknifeSe } from "./jackknife";
 import { oneItemChanges } from "./pool-noise";
 import { ppiCells, type PpiOptions } from "./ppi";
 import type { TestClustering } from "./problem";
@@ -57,10 +57,8 @@ export function ppiLinear(input: EstimatorInput, clustering: TestClustering, gro
   if (G < 2) return { metrics, nmiSe: null };
   const leftOut: number[] = [];
   for (let group = 0; group < G; group++) {
-    const multiplicity = new Int32Array(m);
-    for (let i = 0; i < m; i++) multiplicity[i] = (input.multiplicity ? input.multiplicity[i] : 1) * (i % G === group ? 0 : 1);
+    const multiplicity = groupLeftOut(m, G, group, input.multiplicity);
     leftOut.push(moved(base, ppiCells({ ...input, multiplicity }, clustering, PPI), input.numClasses, clustering.k).nmi);
   }
-  const mean = leftOut.reduce((a, v) => a + v, 0) / G;
-  return { metrics, nmiSe: Math.sqrt(((G - 1) / G) * leftOut.reduce((a, v) => a + (v - mean) ** 2, 0)) };
+  return { metrics, nmiSe: jackknifeSe(leftOut) };
 }
