@@ -185,21 +185,33 @@ function guardState(input: EstimatorInput, clustering: TestClustering, guard: Gu
 }
 
 /**
- * The verdicts read on each point input, per guard and clustering: its estimate (guardedMetrics) and its interval's reach
- * (softReach) ask for the same state, and in an overconfident round that is the gap gate's 21 ppi tables. An input is
- * built once per round and never changed (round.ts), so it is a sound key; a bootstrap draw's input is not kept.
+ * Values made once per point input and key path (a guard, a clustering, a ppi table's options). An input is built once per round
+ * and never changed (round.ts), so it is a sound key; a bootstrap draw's input (multiplicity set) is made anew each time and is
+ * never kept.
  */
-const verdicts = new WeakMap<EstimatorInput, Map<GuardOptions, Map<TestClustering, GuardVerdict>>>();
+class PerInput<V> {
+  private readonly byInput = new WeakMap<EstimatorInput, Map<object, unknown>>();
+
+  get(input: EstimatorInput, keys: readonly object[], make: () => V): V {
+    if (input.multiplicity) return make();
+    let level = this.byInput.get(input);
+    if (!level) this.byInput.set(input, (level = new Map()));
+    for (const key of keys.slice(0, -1)) {
+      let next = level.get(key) as Map<object, unknown> | undefined;
+      if (!next) level.set(key, (next = new Map()));
+      level = next;
+    }
+    const last = keys[keys.length - 1];
+    if (!level.has(last)) level.set(last, make());
+    return level.get(last) as V;
+  }
+}
+
+/** the verdicts read on each point input, per guard and clustering: its estimate (guardedMetrics) and its interval's reach (softReach) ask for the same state, and in an overconfident round that is the gap gate's 21 ppi tables */
+const verdicts = new PerInput<GuardVerdict>();
 
 function guardVerdict(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): GuardVerdict {
-  if (input.multiplicity) return guardState(input, clustering, guard);
-  let byGuard = verdicts.get(input);
-  if (!byGuard) verdicts.set(input, (byGuard = new Map()));
-  let byClustering = byGuard.get(guard);
-  if (!byClustering) byGuard.set(guard, (byClustering = new Map()));
-  let verdict = byClustering.get(clustering);
-  if (!verdict) byClustering.set(clustering, (verdict = guardState(input, clustering, guard)));
-  return verdict;
+  return verdicts.get(input, [guard, clustering], () => guardState(input, clustering, guard));
 }
 
 export function guardedTable(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions = {}): ContingencyTable {
@@ -208,38 +220,24 @@ export function guardedTable(input: EstimatorInput, clustering: TestClustering, 
   return input.multiplicity || state !== "healthy" ? ppiTable(input, clustering, PPI) : softOf(input, clustering).table;
 }
 
-/** the soft table and its metrics, made once per point input and clustering: the gap gate, the estimate, the interval's reach and its pool floor read the same one; a bootstrap draw's is not kept */
-const softTables = new WeakMap<EstimatorInput, Map<TestClustering, { table: ContingencyTable; metrics: MetricValues }>>();
+/** the soft table and its metrics, made once per point input and clustering: the gap gate, the estimate, the interval's reach and its pool floor read the same one */
+const softTables = new PerInput<{ table: ContingencyTable; metrics: MetricValues }>();
 
 function softOf(input: EstimatorInput, clustering: TestClustering): { table: ContingencyTable; metrics: MetricValues } {
-  const make = () => {
+  return softTables.get(input, [clustering], () => {
     const table = softTable(input, clustering);
     return { table, metrics: metricsFromTable(table) };
-  };
-  if (input.multiplicity) return make();
-  let byClustering = softTables.get(input);
-  if (!byClustering) softTables.set(input, (byClustering = new Map()));
-  let result = byClustering.get(clustering);
-  if (!result) byClustering.set(clustering, (result = make()));
-  return result;
+  });
 }
 
 /**
  * The grouped jackknife of a ppi table on a point input, made once per input, clustering and table: the gap gate, the blended
- * estimate, the weak branch and the interval's floor read the same one (its 21 tables). A bootstrap draw's is not kept.
+ * estimate, the weak branch and the interval's floor read the same one (its 21 tables).
  */
-const ppiJackknifes = new WeakMap<EstimatorInput, Map<TestClustering, Map<PpiOptions, Jackknife>>>();
+const ppiJackknifes = new PerInput<Jackknife>();
 
 function ppiJackknife(input: EstimatorInput, clustering: TestClustering, options: PpiOptions): Jackknife {
-  const make = () => jackknife(input, (i) => ppiTable(i, clustering, options));
-  if (input.multiplicity) return make();
-  let byClustering = ppiJackknifes.get(input);
-  if (!byClustering) ppiJackknifes.set(input, (byClustering = new Map()));
-  let byOptions = byClustering.get(clustering);
-  if (!byOptions) byClustering.set(clustering, (byOptions = new Map()));
-  let result = byOptions.get(options);
-  if (!result) byOptions.set(options, (result = make()));
-  return result;
+  return ppiJackknifes.get(input, [clustering, options], () => jackknife(input, (i) => ppiTable(i, clustering, options)));
 }
 
 /** the soft ppi table's metrics with the jackknife's small-sample correction (the weak branch, ppi-jackknife) */
@@ -269,15 +267,10 @@ export function guardedMetrics(input: EstimatorInput, clustering: TestClustering
 }
 
 /** the first-order ppi table's metrics and their NMI's standard error, made once per point input and clustering (ppi-linear.ts) */
-const linearOnes = new WeakMap<EstimatorInput, Map<TestClustering, ReturnType<typeof ppiLinear>>>();
+const linearOnes = new PerInput<ReturnType<typeof ppiLinear>>();
 
 function linearOf(input: EstimatorInput, clustering: TestClustering): ReturnType<typeof ppiLinear> {
-  if (input.multiplicity) return ppiLinear(input, clustering);
-  let byClustering = linearOnes.get(input);
-  if (!byClustering) linearOnes.set(input, (byClustering = new Map()));
-  let result = byClustering.get(clustering);
-  if (!result) byClustering.set(clustering, (result = ppiLinear(input, clustering)));
-  return result;
+  return linearOnes.get(input, [clustering], () => ppiLinear(input, clustering));
 }
 
 /** GuardOptions.plentifulLinearGapZ: the first-order ppi metrics where the labels are plentiful and its NMI shows the soft table's gap; else null */
