@@ -64,10 +64,12 @@ export function ensembleSurrogateFactory(member: SurrogateFactory, members: numb
     for (let k = 0; k < members; k++) surrogates.push(await member(embeddings, numClasses));
     const canCarry = surrogates.every((s) => s.weights !== undefined);
     const folds = options.folds === true;
+    // each member's weight count, read once at the first warm start (a member's architecture never changes)
+    let lengths: number[] | null = null;
     return {
       async fit(labeled: LabeledRows, unlabeled: Int32Array, fitOptions: FitOptions, onProgress?: (progress: FitProgress) => void): Promise<FitReport> {
         const initial = fitOptions.initialWeights
-          ? splitWeights(fitOptions.initialWeights, surrogates.map((s) => s.weights!().length))
+          ? splitWeights(fitOptions.initialWeights, (lengths ??= surrogates.map((s) => s.weights!().length)))
           : null;
         const reports: FitReport[] = [];
         for (const [k, surrogate] of surrogates.entries()) {
