@@ -70,11 +70,10 @@ function softWhileLinearAgrees(z: number) {
 /** today's default, its first-order branch (the gap to the soft NMI over Z standard errors) taken from PER_CELL labels per cell on instead of 5 */
 function gatedLinearFrom(perCell: number, z: number) {
   return (input: EstimatorInput, c: TestClustering): MetricValues => {
-    const base = guardedNow.metrics!(input, c);
     const { health } = guardReading(input.labeled, input.draws, input.outOfSample);
-    if (health.weak || health.diffuse || !labelsArePlentiful(input.labeled.rows.length, input.numClasses, c.k, perCell)) return base;
+    if (health.weak || health.diffuse || !labelsArePlentiful(input.labeled.rows.length, input.numClasses, c.k, perCell)) return guardedNow.metrics!(input, c);
     const { metrics, nmiSe } = ppiLinear(input, c);
-    return nmiSe !== null && Math.abs(metrics.nmi - softMetrics(input, c).nmi) > z * nmiSe ? metrics : base;
+    return nmiSe !== null && Math.abs(metrics.nmi - softMetrics(input, c).nmi) > z * nmiSe ? metrics : guardedNow.metrics!(input, c);
   };
 }
 
