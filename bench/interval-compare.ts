@@ -2,7 +2,7 @@
  * Two estimators' 90% NMI intervals and stop rules on the same runs (issue #23 item 3 and 4 for an estimator change): runs of
  * `cereal simulate --recommended --compare OTHER` record both, and this prints, per bundle, the coverage table (runs as the
  * unit, Wilson 95% bounds) and the stop-rule table of the recorded default and of OTHER (harness/run-tables.ts).
- *   node --import tsx bench/interval-compare.ts --other guarded-mean-plentiful [--budgets 200,500,1000] RUN.json [RUN.json ...]
+ *   node --import tsx bench/interval-compare.ts --other guarded-linear-plentiful [--budgets 200,500,1000] RUN.json [RUN.json ...]
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";

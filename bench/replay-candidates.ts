@@ -2,8 +2,8 @@
  * Candidate estimators measured offline with bench/estimator-replay.ts (`--module bench/replay-candidates.ts`), none of them
  * adopted as they are (lib/cereal/harness/MEASUREMENTS.md "Issue #23: the squared-error weights where pi reads calibrated, and
  * estimators replayed offline" and "Issue #23: an ensemble of fits, and the first-order ppi where the labels are plentiful").
- * "The default" below is the one they were measured against, `guarded-mean-plentiful` (the default before the first-order
- * branch that came out of `guarded-plentiful-linear-always`):
+ * "The default" below is the one they were measured against, `guarded` (the mean; from 2026-12-05 to 2026-12-06 the default
+ * was `guarded-linear-plentiful`, the first-order branch that came out of `guarded-plentiful-linear-always`):
  * - `ppi-linear`: the soft table's metrics moved to first order by the prediction-powered cells (lib/cereal/method/ppi-linear.ts).
  * - `ppi-mid`: the same with g taken midway between the soft and the projected ppi tables (exact for a quadratic metric).
  * - `mean-linear`, `mean-mid`: half soft, half the above.
@@ -17,14 +17,14 @@
  * - `soft-while-linear-agrees` (`-1`): where neither weak nor diffuse, the soft table while `ppi-linear`'s NMI lies within 2 (1)
  *   of its jackknife standard errors of the soft NMI, else the default.
  * - `guarded-plentiful-linear-always`: the default, but `ppi-linear` wherever the labels are plentiful (5 per cell) and the
- *   surrogate is neither weak nor diffuse; gated by the gap to the soft NMI (2 standard errors) it is today's default.
- * - `guarded-ramp`: today's default (`guarded`), but under one label per cell the ppi side's weight ramps from 0 to the mean's
+ *   surrogate is neither weak nor diffuse; gated by the gap to the soft NMI (2 standard errors) it is `guarded-linear-plentiful`.
+ * - `guarded-ramp`: the default, but under one label per cell the ppi side's weight ramps from 0 to the mean's
  *   1/2 with the labels per cell (the demo's deficit to soft lies at 100-250 labels).
- * - `guarded-linear-from-1`, `-from-2`, `-from-1-z3`: today's default, its first-order branch taken from 1 (2) labels per cell
+ * - `guarded-linear-from-1`, `-from-2`, `-from-1-z3`: `guarded-linear-plentiful`, its first-order branch taken from 1 (2) labels per cell
  *   on instead of 5, at the gap of 2 (3) standard errors (weak-c5 seeds 5072-5099: 0.71x -> 0.74x, 0.74x, 0.72x Random's).
  */
 import type { Estimator, EstimatorInput } from "@/lib/cereal/method/estimators";
-import { guardedEstimator as guardedNow, guardedMeanPlentifulEstimator as guardedEstimator, labelsArePlentiful } from "@/lib/cereal/method/estimators-guarded";
+import { guardedEstimator, guardedLinearPlentifulEstimator, labelsArePlentiful } from "@/lib/cereal/method/estimators-guarded";
 import { softTable } from "@/lib/cereal/method/estimators-soft";
 import { ppiTable } from "@/lib/cereal/method/ppi";
 import { ppiLinear, ppiLinearMetrics } from "@/lib/cereal/method/ppi-linear";
@@ -67,13 +67,13 @@ function softWhileLinearAgrees(z: number) {
   };
 }
 
-/** today's default, its first-order branch (the gap to the soft NMI over Z standard errors) taken from PER_CELL labels per cell on instead of 5 */
+/** guarded-linear-plentiful, its first-order branch (the gap to the soft NMI over Z standard errors) taken from PER_CELL labels per cell on instead of 5 */
 function gatedLinearFrom(perCell: number, z: number) {
   return (input: EstimatorInput, c: TestClustering): MetricValues => {
     const { health } = guardReading(input.labeled, input.draws, input.outOfSample);
-    if (health.weak || health.diffuse || !labelsArePlentiful(input.labeled.rows.length, input.numClasses, c.k, perCell)) return guardedNow.metrics!(input, c);
+    if (health.weak || health.diffuse || !labelsArePlentiful(input.labeled.rows.length, input.numClasses, c.k, perCell)) return guardedLinearPlentifulEstimator.metrics!(input, c);
     const { metrics, nmiSe } = ppiLinear(input, c);
-    return nmiSe !== null && Math.abs(metrics.nmi - softMetrics(input, c).nmi) > z * nmiSe ? metrics : guardedNow.metrics!(input, c);
+    return nmiSe !== null && Math.abs(metrics.nmi - softMetrics(input, c).nmi) > z * nmiSe ? metrics : guardedLinearPlentifulEstimator.metrics!(input, c);
   };
 }
 
@@ -85,9 +85,9 @@ export const estimators: Estimator[] = [
   candidate("guarded-ramp", (input, c) => {
     const { health } = guardReading(input.labeled, input.draws, input.outOfSample);
     const perCell = input.labeled.rows.length / (input.numClasses * c.k);
-    if (perCell >= 1 || health.weak || health.diffuse) return guardedNow.metrics!(input, c);
+    if (perCell >= 1 || health.weak || health.diffuse) return guardedEstimator.metrics!(input, c);
     const soft = softMetrics(input, c);
-    const mean = guardedNow.metrics!(input, c);
+    const mean = guardedEstimator.metrics!(input, c);
     // the mean is (soft + ppi) / 2; ppi's weight ramps from 0 to 1/2 as the labels reach one per cell
     return Object.fromEntries(METRIC_KEYS.map((k) => [k, soft[k] + perCell * (mean[k] - soft[k])])) as MetricValues;
   }),

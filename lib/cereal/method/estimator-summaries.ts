@@ -40,11 +40,11 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   "ppi-labels": { estimate: "prediction-powered as ppi with no surrogate term (lambda = 0): the labels alone, weighted by how they were drawn, each cluster rescaled to its size.", interval: BOOTSTRAP },
   "ppi-jackknife": { estimate: "prediction-powered as ppi, with a jackknife correction of its small-sample bias (what the guarded estimator reports whenever it reports the prediction-powered table).", interval: BOOTSTRAP },
   guarded: {
-    estimate: `the mean of soft (labels + the surrogate's class distributions) and prediction-powered (where the two disagree the truth has mostly lain between them), the latter with a jackknife correction of its small-sample bias until the labels number one per cell of the clustering's table (classes × clusters); once they number 5 per cell, the soft estimate moved to first order by the prediction-powered table wherever that move is more than 2 of its jackknife standard errors (then the soft table's bias shows, and the mean would keep half of it); except ${GUARDED_BRANCHES}`,
+    estimate: `the mean of soft (labels + the surrogate's class distributions) and prediction-powered (where the two disagree the truth has mostly lain between them), the latter with a jackknife correction of its small-sample bias until the labels number one per cell of the clustering's table (classes × clusters); except ${GUARDED_BRANCHES}`,
     interval: POOL_FLOORED_INTERVAL,
   },
-  "guarded-mean-plentiful": {
-    estimate: "as guarded, but the mean however many labels a cell holds (the guarded estimator before its first-order branch).",
+  "guarded-linear-plentiful": {
+    estimate: "as guarded, but once the labels number 5 per cell of the clustering's table, the soft estimate moved to first order by the prediction-powered table wherever that move is more than 2 of its jackknife standard errors (the guarded estimator from 2026-12-05 to 2026-12-06; on fresh seeds it did worse than the mean).",
     interval: POOL_FLOORED_INTERVAL,
   },
   "guarded-pick": {

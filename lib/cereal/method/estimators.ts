@@ -10,7 +10,7 @@ import type { Draw } from "./designs";
 import {
   guardedBlendCorrectionEstimator,
   guardedBlendCalibratedEstimator,
-  guardedMeanPlentifulEstimator,
+  guardedLinearPlentifulEstimator,
   guardedBlendEstimator,
   guardedEstimator,
   guardedNoGapEstimator,
@@ -163,7 +163,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "guarded-blend": guardedBlendEstimator,
   "guarded-blend-jk": guardedBlendCorrectionEstimator,
   "guarded-blend-calibrated": guardedBlendCalibratedEstimator,
-  "guarded-mean-plentiful": guardedMeanPlentifulEstimator,
+  "guarded-linear-plentiful": guardedLinearPlentifulEstimator,
 };
 
 export function estimatorByName(name: string): Estimator {

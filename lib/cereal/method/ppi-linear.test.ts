@@ -5,7 +5,7 @@ import { createFixedSurrogate, oneHot } from "../fakes/fixed-surrogate";
 import { drawUniform, recordDraws } from "./designs";
 import { estimatorByName, type EstimatorInput } from "./estimators";
 import { softTable } from "./estimators-soft";
-import { guardedEstimator, guardedMeanPlentifulEstimator } from "./estimators-guarded";
+import { guardedEstimator, guardedLinearPlentifulEstimator } from "./estimators-guarded";
 import { ppiTable } from "./ppi";
 import { ppiLinear, ppiLinearMetrics } from "./ppi-linear";
 import { addLabels, initialState, type CerealProblem } from "./problem";
@@ -89,18 +89,18 @@ describe("ppiLinear", () => {
   });
 });
 
-describe("the guard's first-order branch where labels are plentiful", () => {
-  it("reports the first-order metrics where they lie more than 2 standard errors from the soft table's, else the mean", async () => {
+describe("guarded-linear-plentiful: the guard's first-order branch where labels are plentiful", () => {
+  it("reports the first-order metrics where they lie more than 2 standard errors from the soft table's, else the default's mean", async () => {
     const { labels, proba, problem } = syntheticCase(0.7);
     const clustering = problem.clusterings[0];
     const biased = await fourthRoundInput(labels, proba, problem);
     const { metrics, nmiSe } = ppiLinear(biased, clustering);
     expect(Math.abs(metrics.nmi - metricsFromTable(softTable(biased, clustering)).nmi)).toBeGreaterThan(2 * nmiSe!);
-    expect(guardedEstimator.metrics!(biased, clustering)).toEqual(metrics);
-    expect(guardedMeanPlentifulEstimator.metrics!(biased, clustering)).not.toEqual(metrics);
-    // pi the truth: no gap, so the mean, as before the branch
+    expect(guardedLinearPlentifulEstimator.metrics!(biased, clustering)).toEqual(metrics);
+    expect(guardedEstimator.metrics!(biased, clustering)).not.toEqual(metrics);
+    // pi the truth: no gap, so the mean, as the default
     const exact = await fourthRoundInput(labels, oneHot(labels, C), problem);
-    expect(guardedEstimator.metrics!(exact, clustering)).toEqual(guardedMeanPlentifulEstimator.metrics!(exact, clustering));
+    expect(guardedLinearPlentifulEstimator.metrics!(exact, clustering)).toEqual(guardedEstimator.metrics!(exact, clustering));
   });
 
   it("keeps the mean while the labels are fewer than 5 per cell", async () => {
@@ -108,6 +108,6 @@ describe("the guard's first-order branch where labels are plentiful", () => {
     const clustering = problem.clusterings[0];
     const input = await fourthRoundInput(labels, proba, problem);
     const few = { ...input, labeled: { rows: input.labeled.rows.subarray(0, 44), labels: input.labeled.labels.subarray(0, 44) }, draws: input.draws.slice(0, 44) };
-    expect(guardedEstimator.metrics!(few, clustering)).toEqual(guardedMeanPlentifulEstimator.metrics!(few, clustering));
+    expect(guardedLinearPlentifulEstimator.metrics!(few, clustering)).toEqual(guardedEstimator.metrics!(few, clustering));
   });
 });

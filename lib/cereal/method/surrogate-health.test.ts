@@ -9,7 +9,6 @@ import {
   guardedMetrics,
   guardedNoFloorEstimator,
   guardedNoPoolFloorEstimator,
-  guardedMeanPlentifulEstimator,
   guardedJackknifedMeanEstimator,
   guardedNoGapEstimator,
   guardedNoOverconfidenceEstimator,
@@ -219,8 +218,8 @@ describe("surrogate health: calibration", () => {
     expect(guardedNoPoolFloorEstimator.intervalSpreadFloor!(exact, clusters)!.nmi).toBe(jk(exact).nmi);
     expect(exactPool.nmi).toBeGreaterThan(0.001);
     expect(exactFloor.nmi).toBe(exactPool.nmi);
-    // the same estimate as the default before its first-order branch, which these 3-of-4-labeled tables' plentiful labels can reach
-    expect(guardedNoPoolFloorEstimator.metrics!(exact, clusters)).toEqual(guardedMeanPlentifulEstimator.metrics!(exact, clusters));
+    // the same estimate as the default (these 3-of-4-labeled tables' labels are plentiful)
+    expect(guardedNoPoolFloorEstimator.metrics!(exact, clusters)).toEqual(guardedEstimator.metrics!(exact, clusters));
   });
 
   it("guarded: with a label per cell of the table and more, the mean takes the plain ppi metrics (guarded-jackknifed-mean the jackknifed ones)", () => {
