@@ -298,6 +298,9 @@ function reportsPpi(input: EstimatorInput, clustering: TestClustering, guard: Gu
   return state === "weak" || (!guard.blend && (state === "overconfident" || state === "gap" || state === "plentiful"));
 }
 
+/** the default's guard (guardedEstimator below), which the forms "the default, but ..." extend */
+const DEFAULT_GUARD: GuardOptions = { blend: "half", spreadFloorJackknife: true, spreadFloorPool: true, blendPlainPpiPerCell: 1 };
+
 /** a guarded estimator under a name: the registry holds the default and the forms it is compared with */
 function guardedEstimatorOf(name: string, guard: GuardOptions): Estimator {
   return {
@@ -349,7 +352,7 @@ function ppiJackknifeSe(input: EstimatorInput, clustering: TestClustering, guard
  * instead of 539/640 (20 seeds)
  * (MEASUREMENTS.md "Issue #23: the pool's own noise as a floor").
  */
-export const guardedEstimator = guardedEstimatorOf("guarded", { blend: "half", spreadFloorJackknife: true, spreadFloorPool: true, blendPlainPpiPerCell: 1 });
+export const guardedEstimator = guardedEstimatorOf("guarded", DEFAULT_GUARD);
 /**
  * the default, but once the labels number PLENTIFUL_LABELS_PER_CELL per cell of a clustering's table, a round whose first-order
  * ppi NMI (ppi-linear.ts) lies more than PLENTIFUL_LINEAR_GAP_Z of its jackknife standard errors from the soft NMI reports the
@@ -359,13 +362,7 @@ export const guardedEstimator = guardedEstimatorOf("guarded", { blend: "half", s
  * branch on a fresh seed set"): over fresh seeds 6040-6059 weak-c5 read 1.03x Random's AEC of NMI with it and 0.88x with the
  * mean, and weak-modes and weak-tails lost with it too, so the default went back to the mean
  */
-export const guardedLinearPlentifulEstimator = guardedEstimatorOf("guarded-linear-plentiful", {
-  blend: "half",
-  spreadFloorJackknife: true,
-  spreadFloorPool: true,
-  blendPlainPpiPerCell: 1,
-  plentifulLinearGapZ: PLENTIFUL_LINEAR_GAP_Z,
-});
+export const guardedLinearPlentifulEstimator = guardedEstimatorOf("guarded-linear-plentiful", { ...DEFAULT_GUARD, plentifulLinearGapZ: PLENTIFUL_LINEAR_GAP_Z });
 /**
  * the default, but where the surrogate has never read overconfident its soft and ppi sides weighted by their estimated squared
  * errors (blendedMetrics "se") instead of half each, for issue #23's fresh-gate-0.6, whose FixMatch reads healthy while its soft
@@ -374,7 +371,7 @@ export const guardedLinearPlentifulEstimator = guardedEstimatorOf("guarded-linea
  * 0.62x, weak-imbalanced 0.23x -> 0.38x; seeds 3000-3001) (MEASUREMENTS.md "Issue #23: the squared-error weights where pi
  * reads calibrated, and estimators replayed offline")
  */
-export const guardedBlendCalibratedEstimator = guardedEstimatorOf("guarded-blend-calibrated", { blend: "half", blendWhenCalibrated: "se", spreadFloorJackknife: true, spreadFloorPool: true, blendPlainPpiPerCell: 1 });
+export const guardedBlendCalibratedEstimator = guardedEstimatorOf("guarded-blend-calibrated", { ...DEFAULT_GUARD, blendWhenCalibrated: "se" });
 /** the default before its floor took the pool's own noise too: the jackknife's standard error alone */
 export const guardedNoPoolFloorEstimator = guardedEstimatorOf("guarded-no-pool-floor", { blend: "half", spreadFloorJackknife: true, blendPlainPpiPerCell: 1 });
 /** the default before its mean took the plain ppi metrics from one label per cell on: the jackknifed ppi metrics in every round */
