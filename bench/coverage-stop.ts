@@ -3,7 +3,7 @@
  * Random on the same seeds; not run in CI.
  *   node --import tsx bench/coverage-stop.ts [--bundles digits,demo,weak-c5,...] [--seeds 20] [--first-seed 0]
  *     [--budget 1000] [--batch 50] [--shard I/K] [--dir var/coverage-stop] [--compare soft,ppi] [--residual-when-calibrated GAP]
- *     [--report] [--as E]
+ *     [--save-inputs] [--report] [--as E]
  * Per seed and bundle it runs `cereal simulate --recommended` and Random (uniform draws, the labels
  * estimator; the kNN fake, which that estimator never reads; no intervals), one child process at a time, each
  * result written to DIR atomically, so a killed run resumes where it stopped. --shard I/K runs
@@ -15,7 +15,8 @@
  * replayStopRule) with the check of the "labels still needed" projection, and the AEC(NMI)
  * ratios to Random paired by seed (harness/run-tables.ts). --compare E,E records those estimators beside the
  * recommended one (each on its own random stream, so the run is otherwise the same), for bench/guard-replay.ts;
- * --residual-when-calibrated GAP passes the switch (simulate's flag of that name) to the recommended runs.
+ * --residual-when-calibrated GAP passes the switch (simulate's flag of that name) to the recommended runs;
+ * --save-inputs keeps each recommended run's round inputs beside it (RUN.json.inputs/, for bench/estimator-replay.ts).
  * --as E prints the coverage and stop-rule tables of such a recorded estimator instead, on the same runs (its intervals,
  * the stop rule replayed over them: harness/run-tables.ts runAsEstimator); its ratios to Random are the runs' own.
  */
@@ -58,6 +59,7 @@ const { values } = parseArgs({
     report: { type: "boolean", default: false },
     compare: { type: "string" },
     "residual-when-calibrated": { type: "string" },
+    "save-inputs": { type: "boolean", default: false },
     as: { type: "string" },
   },
 });
@@ -78,7 +80,8 @@ if (!values.report) {
         const compare = arm === "recommended" && values.compare ? ["--compare", values.compare] : [];
         const gap = values["residual-when-calibrated"];
         const residual = arm === "recommended" && gap ? ["--residual-when-calibrated", gap] : [];
-        simulateOnce(fileOf(name, seed, arm), ["--bundle", bundle, "--clustering", clustering, ...armArgs, ...compare, ...residual, "--seed", String(seed), "--budget", values.budget, "--batch", values.batch, "--quiet"]);
+        const inputs = arm === "recommended" && values["save-inputs"] ? ["--save-inputs"] : [];
+        simulateOnce(fileOf(name, seed, arm), ["--bundle", bundle, "--clustering", clustering, ...armArgs, ...compare, ...residual, ...inputs, "--seed", String(seed), "--budget", values.budget, "--batch", values.batch, "--quiet"]);
       }
     }
 }
