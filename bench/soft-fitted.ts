@@ -14,7 +14,7 @@
  * None adopted: replayed on fresh seeds 6240-6247 of digits, the demo and the weak set (lib/cereal/harness/MEASUREMENTS.md "Issue #23:
  * the soft table fitted to the ppi cells"), the fitted soft table moved the soft one towards the truth where it reads far off
  * (weak-c5, -modes, -tails) and away from it where it reads well (digits, the demo, weak-warp), and the default with it as its soft
- * side lost on six of the nine bundles.
+ * side lost on seven of the nine bundles and tied on weak-c40 and weak-text, where the surrogate reads weak and the default reports ppi.
  *   node --import tsx bench/estimator-replay.ts --bundles DIRS --estimators soft,ppi,soft-fitted,soft-fitted-prior,guarded-fitted,guarded-fitted-prior --module bench/soft-fitted.ts RUN.json ...
  */
 import type { Estimator, EstimatorInput } from "@/lib/cereal/method/estimators";
