@@ -19,6 +19,7 @@
  */
 import type { Estimator, EstimatorInput } from "@/lib/cereal/method/estimators";
 import { guardedEstimator } from "@/lib/cereal/method/estimators-guarded";
+import { goldenSectionMinimum } from "@/lib/cereal/method/golden-section";
 import { softTable } from "@/lib/cereal/method/estimators-soft";
 import { ppiCells, ppiTable } from "@/lib/cereal/method/ppi";
 import type { TestClustering } from "@/lib/cereal/method/problem";
@@ -109,29 +110,8 @@ export function fitSoftToPpi(input: EstimatorInput, clustering: TestClustering, 
     reshaped(logPi, clusters, C, K, 1, b, out);
     return { temperature: 1, shifts: b.slice(), proba: out };
   }
-  const phi = (Math.sqrt(5) - 1) / 2;
-  let lo = Math.log(0.25);
-  let hi = Math.log(8);
-  let x1 = hi - phi * (hi - lo);
-  let x2 = lo + phi * (hi - lo);
-  let f1 = loss(x1);
-  let f2 = loss(x2);
-  while (hi - lo > 1e-3) {
-    if (f1 <= f2) {
-      hi = x2;
-      x2 = x1;
-      f2 = f1;
-      x1 = hi - phi * (hi - lo);
-      f1 = loss(x1);
-    } else {
-      lo = x1;
-      x1 = x2;
-      f1 = f2;
-      x2 = lo + phi * (hi - lo);
-      f2 = loss(x2);
-    }
-  }
-  const invT = Math.exp((lo + hi) / 2);
+  // 17 steps take the bracket below 1e-3
+  const invT = Math.exp(goldenSectionMinimum(loss, Math.log(0.25), Math.log(8), 17));
   fitShifts(invT);
   const out = new Float32Array(proba.length);
   reshaped(logPi, clusters, C, K, invT, b, out);

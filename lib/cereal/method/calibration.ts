@@ -10,6 +10,8 @@
  * softmax(z / T) = p^(1/T) / sum p^(1/T), so scaling log p is the same map.
  */
 
+import { goldenSectionMinimum } from "./golden-section";
+
 /** p_T(y|x) proportional to p(y|x)^(1/T), per row of a [rows x C] matrix. T = 1 returns a copy. */
 export function temperatureScale(proba: Float32Array, numClasses: number, temperature: number): Float32Array {
   const out = new Float32Array(proba.length);
@@ -63,29 +65,7 @@ export function fitTemperature(proba: Float32Array, labels: Int32Array, numClass
   const before = temperatureNll(proba, labels, numClasses, 1);
   if (n < minPairs) return { temperature: 1, nllBefore: before, nllAfter: before, n };
   const f = (logT: number) => temperatureNll(proba, labels, numClasses, Math.exp(logT));
-  let a = Math.log(1 / 20);
-  let b = Math.log(20);
-  const phi = (Math.sqrt(5) - 1) / 2;
-  let c = b - phi * (b - a);
-  let d = a + phi * (b - a);
-  let fc = f(c);
-  let fd = f(d);
-  for (let it = 0; it < 40; it++) {
-    if (fc < fd) {
-      b = d;
-      d = c;
-      fd = fc;
-      c = b - phi * (b - a);
-      fc = f(c);
-    } else {
-      a = c;
-      c = d;
-      fc = fd;
-      d = a + phi * (b - a);
-      fd = f(d);
-    }
-  }
-  const temperature = Math.exp((a + b) / 2);
+  const temperature = Math.exp(goldenSectionMinimum(f, Math.log(1 / 20), Math.log(20), 40));
   const after = temperatureNll(proba, labels, numClasses, temperature);
   // a flat likelihood (e.g. every prediction one-hot and right) gives no reason to move
   return after < before ? { temperature, nllBefore: before, nllAfter: after, n } : { temperature: 1, nllBefore: before, nllAfter: before, n };
