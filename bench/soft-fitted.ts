@@ -103,14 +103,14 @@ export function fitSoftToPpi(input: EstimatorInput, clustering: TestClustering, 
     for (let j = 0; j < sums.length; j++) total += weight[j] * (sums[j] - target[j]) ** 2;
     return total;
   };
-  // golden-section search on log(1/T) in [log 1/4, log 8]; T = 1 where only the shifts are fitted
+  // T = 1 where only the shifts are fitted
   if (!temper) {
     fitShifts(1);
     const out = new Float32Array(proba.length);
     reshaped(logPi, clusters, C, K, 1, b, out);
     return { temperature: 1, shifts: b.slice(), proba: out };
   }
-  // 17 steps take the bracket below 1e-3
+  // golden-section search on log(1/T) in [log 1/4, log 8]: 17 steps take the bracket below 1e-3
   const invT = Math.exp(goldenSectionMinimum(loss, Math.log(0.25), Math.log(8), 17));
   fitShifts(invT);
   const out = new Float32Array(proba.length);
