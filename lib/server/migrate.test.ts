@@ -3,7 +3,19 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { ESTIMATORS } from "@/lib/cereal/method/estimators";
 import { listMigrations, migrateDatabase } from "./migrate";
+
+/** A database migrated up to, not including, the committed migration whose name ends in `suffix` (returned as `upgrade`). */
+function databaseBefore(suffix: string) {
+  const names = listMigrations();
+  const upgrade = names.find((n) => n.endsWith(suffix))!;
+  const before = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
+  for (const name of names.slice(0, names.indexOf(upgrade))) fs.cpSync(path.join("prisma/migrations", name), path.join(before, name), { recursive: true });
+  const file = path.join(before, "db.sqlite");
+  migrateDatabase(file, before);
+  return { names, upgrade, file };
+}
 
 describe("migrations", () => {
   it("applies every committed migration once, records it like Prisma, and turns on WAL", () => {
@@ -22,12 +34,7 @@ describe("migrations", () => {
   });
 
   it("upgrades existing projects to the design setting: each keeps the design its acquisition implied", () => {
-    const names = listMigrations();
-    const upgrade = names.find((n) => n.endsWith("_recommended_hardnmi_proportional"))!;
-    const before = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
-    for (const name of names.slice(0, names.indexOf(upgrade))) fs.cpSync(path.join("prisma/migrations", name), path.join(before, name), { recursive: true });
-    const file = path.join(before, "db.sqlite");
-    migrateDatabase(file, before);
+    const { names, upgrade, file } = databaseBefore("_recommended_hardnmi_proportional");
     const db = new Database(file);
     const insert = db.prepare(`INSERT INTO "Project" (id, name, dataPath, bundleName, n, d, acquisition, updatedAt) VALUES (?, ?, ?, 'b', 10, 2, ?, CURRENT_TIMESTAMP)`);
     for (const [id, acquisition] of [["p1", "random"], ["p2", "hardnmi"], ["p3", "crossentropy"], ["p4", "bald"]]) insert.run(id, id, `/${id}`, acquisition);
@@ -50,12 +57,7 @@ describe("migrations", () => {
   });
 
   it("upgrades existing projects to the pair design setting: each keeps the pair design its acquisition implied", () => {
-    const names = listMigrations();
-    const upgrade = names.find((n) => n.endsWith("_pair_design_settings"))!;
-    const before = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
-    for (const name of names.slice(0, names.indexOf(upgrade))) fs.cpSync(path.join("prisma/migrations", name), path.join(before, name), { recursive: true });
-    const file = path.join(before, "db.sqlite");
-    migrateDatabase(file, before);
+    const { names, upgrade, file } = databaseBefore("_pair_design_settings");
     const db = new Database(file);
     const insert = db.prepare(
       `INSERT INTO "Project" (id, name, dataPath, bundleName, n, d, mode, acquisition, design, estimator, fixmatch, fixmatchSteps, updatedAt) VALUES (?, ?, ?, 'b', 10, 2, 'pairwise', ?, 'uniform', 'guarded', 1, 1024, CURRENT_TIMESTAMP)`,
@@ -75,12 +77,7 @@ describe("migrations", () => {
   });
 
   it("upgrades a project mid-batch to stages: a batch partly filled with overflow is complete as it is", () => {
-    const names = listMigrations();
-    const upgrade = names.find((n) => n.endsWith("_stages"))!;
-    const before = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
-    for (const name of names.slice(0, names.indexOf(upgrade))) fs.cpSync(path.join("prisma/migrations", name), path.join(before, name), { recursive: true });
-    const file = path.join(before, "db.sqlite");
-    migrateDatabase(file, before);
+    const { upgrade, file } = databaseBefore("_stages");
     const db = new Database(file);
     db.prepare(`INSERT INTO "Project" (id, name, dataPath, bundleName, n, d, acquisition, design, estimator, fixmatch, fixmatchSteps, updatedAt) VALUES ('p', 'p', '/p', 'b', 100, 2, 'hardnmi', 'proportional', 'guarded', 1, 1024, CURRENT_TIMESTAMP)`).run();
     const batch = db.prepare(`INSERT INTO "Batch" (id, projectId, "index", drawnByRoundIndex, size) VALUES (?, 'p', ?, ?, ?)`);
@@ -100,14 +97,30 @@ describe("migrations", () => {
     after.close();
   });
 
+  it("renames a project's retired estimator to the name the same estimator has now, and leaves the others", () => {
+    const { names, upgrade, file } = databaseBefore("_retired_estimator_names");
+    const db = new Database(file);
+    const insert = db.prepare(
+      `INSERT INTO "Project" (id, name, dataPath, bundleName, n, d, acquisition, design, estimator, fixmatch, fixmatchSteps, updatedAt) VALUES (?, ?, ?, 'b', 10, 2, 'hardnmi', 'proportional', ?, 1, 1024, CURRENT_TIMESTAMP)`,
+    );
+    for (const [id, estimator] of [["p1", "guarded-mean-plentiful"], ["p2", "guarded-linear-plentiful"], ["p3", "ppi"]]) insert.run(id, id, `/${id}`, estimator);
+    db.close();
+    expect(migrateDatabase(file).applied).toEqual(names.slice(names.indexOf(upgrade)));
+    const after = new Database(file);
+    const estimators = after.prepare(`SELECT id, estimator FROM "Project" ORDER BY id`).all() as { id: string; estimator: string }[];
+    expect(estimators).toEqual([
+      { id: "p1", estimator: "guarded" },
+      { id: "p2", estimator: "guarded-linear-plentiful" },
+      { id: "p3", estimator: "ppi" },
+    ]);
+    // every name left is one the registry knows (the settings page lists them)
+    for (const { estimator } of estimators) expect(Object.keys(ESTIMATORS)).toContain(estimator);
+    after.close();
+  });
+
   it("keeps every project's rows through a migration that rebuilds a parent table (foreign keys are off while migrations run)", () => {
-    const names = listMigrations();
-    const rebuild = names.find((n) => n.endsWith("_recommended_configuration_in_code"))!;
+    const { upgrade: rebuild, file } = databaseBefore("_recommended_configuration_in_code");
     expect(fs.readFileSync(path.join("prisma/migrations", rebuild, "migration.sql"), "utf8")).toMatch(/DROP TABLE "Project"/);
-    const before = fs.mkdtempSync(path.join(os.tmpdir(), "cereal-mig-"));
-    for (const name of names.slice(0, names.indexOf(rebuild))) fs.cpSync(path.join("prisma/migrations", name), path.join(before, name), { recursive: true });
-    const file = path.join(before, "db.sqlite");
-    migrateDatabase(file, before);
     const db = new Database(file);
     db.prepare(`INSERT INTO "Project" (id, name, dataPath, bundleName, n, d, updatedAt) VALUES ('p', 'p', '/p', 'b', 100, 2, CURRENT_TIMESTAMP)`).run();
     db.prepare(`INSERT INTO "Batch" (id, projectId, "index", size) VALUES ('b0', 'p', 0, 1)`).run();

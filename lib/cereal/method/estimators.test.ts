@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { contingency, metricsFromTable } from "@/lib/metrics";
-import { argmaxEstimator, estimateMetrics, estimatorByName, labelsOnlyEstimator, pseudoLabel } from "./estimators";
+import { argmaxEstimator, currentEstimatorName, estimateMetrics, estimatorByName, labelsOnlyEstimator, pseudoLabel } from "./estimators";
 import { sixItemsClustering as clustering, sixItemsInput as input } from "../fakes/estimator-test-fixture";
 
 describe("estimators", () => {
@@ -33,5 +33,13 @@ describe("estimators", () => {
     expect(Object.keys(all.c)).toEqual(["nmi", "ami", "ari", "acc", "vMeasure", "fmi", "ap"]);
     expect(() => estimatorByName("nope")).toThrow(/unknown estimator 'nope' \(known: labels, argmax, soft, ppi, ppi-hard, ppi-untuned, ppi-size, ppi-ht, ppi-stage-ratio, ppi-labels, ppi-jackknife, guarded, guarded-pick, guarded-no-overconfidence, guarded-no-gap, guarded-overconfident-15, guarded-plain-ppi, guarded-no-reach, guarded-no-floor, guarded-no-pool-floor, guarded-jackknifed-mean, guarded-gap-always, guarded-blend, guarded-blend-jk, guarded-blend-calibrated, guarded-linear-plentiful\)/);
     expect(() => argmaxEstimator.table({ ...input, proba: null }, clustering)).toThrow(/no surrogate probabilities/);
+  });
+
+  it("finds an estimator by a name it was registered under before", () => {
+    expect(currentEstimatorName("guarded-mean-plentiful")).toBe("guarded");
+    expect(estimatorByName("guarded-mean-plentiful")).toBe(estimatorByName("guarded"));
+    expect(currentEstimatorName("ppi")).toBe("ppi");
+    // inherited object keys are no estimator names
+    expect(() => estimatorByName("toString")).toThrow(/unknown estimator 'toString'/);
   });
 });

@@ -166,8 +166,24 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "guarded-linear-plentiful": guardedLinearPlentifulEstimator,
 };
 
+/**
+ * Names an estimator was registered under before, with the name the same estimator has now: a
+ * project's saved setting or a recorded round that names one still runs (and the database
+ * migration `retired_estimator_names` rewrote the projects' settings).
+ */
+const RETIRED_NAMES: Readonly<Record<string, string>> = {
+  // the mean, registered under this name while `guarded-linear-plentiful` was the default (2026-12-05 to 2026-12-06)
+  "guarded-mean-plentiful": "guarded",
+};
+
+/** The name an estimator goes by now: `name` itself unless it is a retired one. */
+export function currentEstimatorName(name: string): string {
+  return Object.hasOwn(RETIRED_NAMES, name) ? RETIRED_NAMES[name] : name;
+}
+
 export function estimatorByName(name: string): Estimator {
-  const estimator = ESTIMATORS[name];
+  const current = currentEstimatorName(name);
+  const estimator = Object.hasOwn(ESTIMATORS, current) ? ESTIMATORS[current] : undefined;
   if (!estimator) throw new Error(`unknown estimator '${name}' (known: ${Object.keys(ESTIMATORS).join(", ")})`);
   return estimator;
 }
