@@ -55,8 +55,12 @@ function reshaped(logPi: Float64Array, clusters: Int32Array, C: number, K: numbe
   return sums;
 }
 
-/** the fit (T, and with `prior` the class shifts) of the current pi to the ppi cells of one clustering */
-export function fitSoftToPpi(input: EstimatorInput, clustering: TestClustering, prior: boolean, temper = true): SoftFit {
+/** what a fit moves: T alone, T and the class shifts, or the class shifts alone (T = 1) */
+type Form = "temperature" | "temperature-prior" | "prior";
+
+/** the fit (T, the class shifts, or both, as `form` says) of the current pi to the ppi cells of one clustering */
+export function fitSoftToPpi(input: EstimatorInput, clustering: TestClustering, form: Form): SoftFit {
+  const prior = form !== "temperature";
   const proba = input.proba;
   if (!proba) throw new Error("soft-fitted: no surrogate probabilities for the unlabeled rows");
   const C = input.numClasses;
@@ -104,7 +108,7 @@ export function fitSoftToPpi(input: EstimatorInput, clustering: TestClustering, 
     return total;
   };
   // T = 1 where only the shifts are fitted
-  if (!temper) {
+  if (form === "prior") {
     fitShifts(1);
     const out = new Float32Array(proba.length);
     reshaped(logPi, clusters, C, K, 1, b, out);
@@ -118,10 +122,8 @@ export function fitSoftToPpi(input: EstimatorInput, clustering: TestClustering, 
   return { temperature: 1 / invT, shifts: b.slice(), proba: out };
 }
 
-type Form = "temperature" | "temperature-prior" | "prior";
-
 function fittedMetrics(input: EstimatorInput, clustering: TestClustering, form: Form): MetricValues {
-  const fit = fitSoftToPpi(input, clustering, form !== "temperature", form !== "prior");
+  const fit = fitSoftToPpi(input, clustering, form);
   return metricsFromTable(softTable({ ...input, proba: fit.proba }, clustering));
 }
 
