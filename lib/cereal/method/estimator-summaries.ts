@@ -33,6 +33,7 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     interval: BOOTSTRAP,
   },
   "ppi-hard": { estimate: "prediction-powered as ppi, from the surrogate's most likely class instead of its distribution.", interval: BOOTSTRAP },
+  "ppi-per-cluster": { estimate: "prediction-powered as ppi, with the share of the correction tuned per cluster over every batch instead of per batch (a cluster the surrogate reads well trusts it more).", interval: BOOTSTRAP },
   "ppi-untuned": { estimate: "prediction-powered as ppi, with the whole correction (lambda = 1).", interval: BOOTSTRAP },
   "ppi-size": { estimate: "prediction-powered as ppi, its batches weighted by size.", interval: BOOTSTRAP },
   "ppi-ht": { estimate: "prediction-powered as ppi, with a plain Horvitz-Thompson correction and no rescaling of the clusters to their sizes.", interval: BOOTSTRAP },
@@ -45,6 +46,10 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   },
   "guarded-linear-plentiful": {
     estimate: "as guarded, but once the labels number 5 per cell of the clustering's table, the soft estimate moved to first order by the prediction-powered table wherever that move is more than 2 of its jackknife standard errors (the guarded estimator from 2026-12-05 to 2026-12-06; on fresh seeds it did worse than the mean).",
+    interval: POOL_FLOORED_INTERVAL,
+  },
+  "guarded-per-cluster": {
+    estimate: "as guarded, its prediction-powered table as ppi-per-cluster (the share of the correction tuned per cluster).",
     interval: POOL_FLOORED_INTERVAL,
   },
   "guarded-pick": {

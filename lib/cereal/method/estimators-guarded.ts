@@ -62,6 +62,10 @@ import type { TestClustering } from "./problem";
 import { guardReading, type HealthOptions } from "./surrogate-health";
 
 const PPI: PpiOptions = { pseudo: "soft", lambda: "tuned" };
+const PPI_PER_CLUSTER: PpiOptions = { pseudo: "soft", lambda: "tuned-per-cluster" };
+
+/** the soft ppi table's options under a guard (GuardOptions.ppi, default one lambda per batch) */
+const ppiOf = (guard: GuardOptions): PpiOptions => guard.ppi ?? PPI;
 const PPI_HARD: PpiOptions = { pseudo: "hard", lambda: "tuned" };
 
 /**
@@ -113,6 +117,8 @@ export interface GuardOptions extends HealthOptions {
    * (ppi-linear.ts) instead of the blend in a round whose first-order NMI lies more than this many of its jackknife standard
    * errors from the soft NMI (absent: the blend in every such round) */
   readonly plentifulLinearGapZ?: number;
+  /** the soft ppi table's options wherever the guard reads it (absent: lambda power-tuned per batch; guarded-per-cluster: per cluster, ppi.ts eq. 2') */
+  readonly ppi?: PpiOptions;
 }
 
 /** how a blend weighs the two: by squared errors, the ppi side's its jackknife variance ("se") or that plus the square of the
@@ -154,7 +160,7 @@ export const OVERCONFIDENT_GAP_Z = 2;
 function overconfidenceShows(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): boolean {
   const z = guard.overconfidentGapZ === undefined ? OVERCONFIDENT_GAP_Z : guard.overconfidentGapZ;
   if (z === null || input.multiplicity) return true;
-  const ppi = ppiJackknife(input, clustering, PPI);
+  const ppi = ppiJackknife(input, clustering, ppiOf(guard));
   if (ppi.se === null) return true;
   return Math.abs(softOf(input, clustering).metrics.nmi - ppi.full.nmi) > z * ppi.se.nmi;
 }
@@ -217,7 +223,7 @@ function guardVerdict(input: EstimatorInput, clustering: TestClustering, guard: 
 export function guardedTable(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions = {}): ContingencyTable {
   const { state } = guardVerdict(input, clustering, guard);
   if (state === "diffuse") return ppiTable(input, clustering, PPI_HARD);
-  return input.multiplicity || state !== "healthy" ? ppiTable(input, clustering, PPI) : softOf(input, clustering).table;
+  return input.multiplicity || state !== "healthy" ? ppiTable(input, clustering, ppiOf(guard)) : softOf(input, clustering).table;
 }
 
 /** the soft table and its metrics, made once per point input and clustering: the gap gate, the estimate, the interval's reach and its pool floor read the same one */
@@ -241,27 +247,27 @@ function ppiJackknife(input: EstimatorInput, clustering: TestClustering, options
 }
 
 /** the soft ppi table's metrics with the jackknife's small-sample correction (the weak branch, ppi-jackknife) */
-function ppiJackknifeMetrics(input: EstimatorInput, clustering: TestClustering): MetricValues {
-  return ppiJackknife(input, clustering, PPI).corrected;
+function ppiJackknifeMetrics(input: EstimatorInput, clustering: TestClustering, options: PpiOptions = PPI): MetricValues {
+  return ppiJackknife(input, clustering, options).corrected;
 }
 
 /** the soft table's metrics when healthy (blended with the ppi table's, jackknifed or from blendPlainPpiPerCell labels per cell plain, where the guard blends, in every state but weak and diffuse); when weak, overconfident or the labels are plentiful, the ppi table's with the jackknife's small-sample correction (as they are where the guard says jackknifePpi false); when diffuse, the ppi-hard table's */
 export function guardedMetrics(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions = {}): MetricValues {
   const { state, overconfident } = guardVerdict(input, clustering, guard);
-  if (state === "weak") return ppiJackknifeMetrics(input, clustering);
+  if (state === "weak") return ppiJackknifeMetrics(input, clustering, ppiOf(guard));
   if (state === "diffuse") return metricsFromTable(ppiTable(input, clustering, PPI_HARD));
   if (guard.blend) {
     const softMetrics = softOf(input, clustering).metrics;
     const linear = plentifulLinear(input, clustering, guard, softMetrics);
     if (linear) return linear;
-    const ppi = ppiJackknife(input, clustering, PPI);
+    const ppi = ppiJackknife(input, clustering, ppiOf(guard));
     const plain = guard.blendPlainPpiPerCell !== undefined && labelsArePlentiful(input.labeled.rows.length, input.numClasses, clustering.k, guard.blendPlainPpiPerCell);
     const variance = guard.blendWhenCalibrated !== undefined && !overconfident ? guard.blendWhenCalibrated : guard.blend;
     return blendedMetrics(softMetrics, plain ? { ...ppi, corrected: ppi.full } : ppi, variance);
   }
   if (state === "overconfident" || state === "gap" || state === "plentiful") {
-    if (guard.jackknifePpi !== false) return ppiJackknifeMetrics(input, clustering);
-    return metricsFromTable(ppiTable(input, clustering, PPI));
+    if (guard.jackknifePpi !== false) return ppiJackknifeMetrics(input, clustering, ppiOf(guard));
+    return metricsFromTable(ppiTable(input, clustering, ppiOf(guard)));
   }
   return softOf(input, clustering).metrics;
 }
@@ -329,7 +335,7 @@ function spreadFloor(input: EstimatorInput, clustering: TestClustering, guard: G
 
 /** the grouped jackknife's standard errors of the table the draws resample (guardedTable: ppi-hard while diffuse, else the soft ppi table) */
 function ppiJackknifeSe(input: EstimatorInput, clustering: TestClustering, guard: GuardOptions): MetricValues | null {
-  const options = guardVerdict(input, clustering, guard).state === "diffuse" ? PPI_HARD : PPI;
+  const options = guardVerdict(input, clustering, guard).state === "diffuse" ? PPI_HARD : ppiOf(guard);
   return ppiJackknife(input, clustering, options).se;
 }
 
@@ -372,6 +378,11 @@ export const guardedLinearPlentifulEstimator = guardedEstimatorOf("guarded-linea
  * reads calibrated, and estimators replayed offline")
  */
 export const guardedBlendCalibratedEstimator = guardedEstimatorOf("guarded-blend-calibrated", { ...DEFAULT_GUARD, blendWhenCalibrated: "se" });
+/**
+ * the default, its soft ppi table's lambda power-tuned per cluster over the batches (ppi.ts eq. 2') instead of per batch: issue #23's
+ * lead for weak-c5, where pi reads some clusters well and others poorly
+ */
+export const guardedPerClusterEstimator = guardedEstimatorOf("guarded-per-cluster", { ...DEFAULT_GUARD, ppi: PPI_PER_CLUSTER });
 /** the default before its floor took the pool's own noise too: the jackknife's standard error alone */
 export const guardedNoPoolFloorEstimator = guardedEstimatorOf("guarded-no-pool-floor", { blend: "half", spreadFloorJackknife: true, blendPlainPpiPerCell: 1 });
 /** the default before its mean took the plain ppi metrics from one label per cell on: the jackknifed ppi metrics in every round */

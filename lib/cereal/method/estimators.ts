@@ -21,13 +21,14 @@ import {
   guardedNoPoolFloorEstimator,
   guardedJackknifedMeanEstimator,
   guardedOverconfident15Estimator,
+  guardedPerClusterEstimator,
   guardedPickEstimator,
   guardedPlainPpiEstimator,
   ppiJackknifeEstimator,
 } from "./estimators-guarded";
 import { softEstimator } from "./estimators-soft";
 import type { OutOfSampleRecord } from "./out-of-sample";
-import { ppiHardEstimator, ppiHtEstimator, ppiLabelsEstimator, ppiSizeWeightedEstimator, ppiSoftEstimator, ppiStageRatioEstimator, ppiUntunedEstimator } from "./ppi";
+import { ppiHardEstimator, ppiHtEstimator, ppiLabelsEstimator, ppiPerClusterEstimator, ppiSizeWeightedEstimator, ppiSoftEstimator, ppiStageRatioEstimator, ppiUntunedEstimator } from "./ppi";
 import type { TestClustering } from "./problem";
 import type { LabeledRows } from "./surrogate";
 
@@ -143,6 +144,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   soft: softEstimator,
   ppi: ppiSoftEstimator,
   "ppi-hard": ppiHardEstimator,
+  "ppi-per-cluster": ppiPerClusterEstimator,
   "ppi-untuned": ppiUntunedEstimator,
   "ppi-size": ppiSizeWeightedEstimator,
   "ppi-ht": ppiHtEstimator,
@@ -164,6 +166,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "guarded-blend-jk": guardedBlendCorrectionEstimator,
   "guarded-blend-calibrated": guardedBlendCalibratedEstimator,
   "guarded-linear-plentiful": guardedLinearPlentifulEstimator,
+  "guarded-per-cluster": guardedPerClusterEstimator,
 };
 
 /**

@@ -88,23 +88,16 @@ describe("prediction-powered table", () => {
     ]);
   });
 
-  it("is unbiased cell by cell under uniform sampling (mean over many runs)", async () => {
-    // 3 classes x 3 clusters with every cell large (no clipping); a fixed surrogate 75% right
-    const N = 600;
-    const C = 3;
-    const random = new Random(11);
-    const labels = Int32Array.from({ length: N }, () => random.int(C));
-    const assignments = Int32Array.from(labels, (y) => (random.next() < 0.6 ? y : random.int(C)));
-    const proba = new Float32Array(N * C);
-    for (let i = 0; i < N; i++) {
-      const guess = random.next() < 0.7 ? labels[i] : random.int(C);
-      for (let y = 0; y < C; y++) proba[i * C + y] = y === guess ? 0.8 : 0.1;
-    }
+  /**
+   * Each estimator's tables over `reps` simulated runs: a seed of 30 uniform draws and 3 rounds of 30 drawn at random with a fixed
+   * surrogate, the cells' mean and mean square over the runs beside the true table.
+   */
+  async function simulatedTables(N: number, C: number, labels: Int32Array, assignments: Int32Array, proba: Float32Array, names: readonly string[], reps: number) {
     const problem: CerealProblem = { embeddings: { data: new Float32Array(N), n: N, d: 1 }, numClasses: C, clusterings: [{ name: "c", k: C, assignments }] };
     const truth = denseTable(contingency(labels, assignments));
-    const reps = 150;
-    const sums = { ppi: truth.map((r) => r.map(() => 0)), "ppi-hard": truth.map((r) => r.map(() => 0)) };
-    const squares = truth.map((r) => r.map(() => 0));
+    const zeros = () => truth.map((r) => r.map(() => 0));
+    const means = Object.fromEntries(names.map((name) => [name, zeros()]));
+    const squares = Object.fromEntries(names.map((name) => [name, zeros()]));
     for (let s = 0; s < reps; s++) {
       const all = Int32Array.from({ length: N }, (_, i) => i);
       const seed = recordDraws(drawUniform(all, 30, Random.from(s, "seed")), "uniform", 0, 0);
@@ -121,23 +114,62 @@ describe("prediction-powered table", () => {
         state = { ...addLabels(state, result.next, Int32Array.from(result.next, (d) => labels[d.row])), outOfSample: result.outOfSample };
       }
       const input: EstimatorInput = { n: N, numClasses: C, labeled: state.labeled, unlabeled: new Int32Array(0), proba: null, draws: state.draws, outOfSample: state.outOfSample };
-      for (const name of ["ppi", "ppi-hard"] as const) {
+      for (const name of names)
         denseTable(estimatorByName(name).table(input, problem.clusterings[0])).forEach((row, i) =>
           row.forEach((v, j) => {
-            sums[name][i][j] += v / reps;
-            if (name === "ppi") squares[i][j] += (v * v) / reps;
+            means[name][i][j] += v / reps;
+            squares[name][i][j] += (v * v) / reps;
           }),
         );
-      }
     }
+    return { truth, means, squares };
+  }
+
+  /** 600 items, 3 classes, 3 clusters that follow the class 60% of the time; the surrogate's guess right with probability right(cluster) */
+  function syntheticPool(seed: number, right: (cluster: number) => number) {
+    const random = new Random(seed);
+    const labels = Int32Array.from({ length: 600 }, () => random.int(3));
+    const assignments = Int32Array.from(labels, (y) => (random.next() < 0.6 ? y : random.int(3)));
+    const guesses = Int32Array.from(labels, (y, i) => (random.next() < right(assignments[i]) ? y : random.int(3)));
+    return { N: 600, C: 3, labels, assignments, guesses };
+  }
+
+  /** a surrogate that names `guess` with probability `confidence` and spreads the rest over the other classes */
+  function confidentRows(guesses: Int32Array, C: number, confidence: number): Float32Array {
+    const proba = new Float32Array(guesses.length * C);
+    for (let i = 0; i < guesses.length; i++) for (let y = 0; y < C; y++) proba[i * C + y] = y === guesses[i] ? confidence : (1 - confidence) / (C - 1);
+    return proba;
+  }
+
+  it("is unbiased cell by cell under uniform sampling (mean over many runs)", async () => {
+    // 3 classes x 3 clusters with every cell large (no clipping); a fixed surrogate 75% right
+    const { N, C, labels, assignments, guesses } = syntheticPool(11, () => 0.7);
+    const { truth, means, squares } = await simulatedTables(N, C, labels, assignments, confidentRows(guesses, C, 0.8), ["ppi", "ppi-hard"], 150);
     for (let i = 0; i < C; i++)
       for (let j = 0; j < C; j++) {
-        const se = Math.sqrt((squares[i][j] - sums.ppi[i][j] ** 2) / reps);
+        const se = Math.sqrt((squares.ppi[i][j] - means.ppi[i][j] ** 2) / 150);
         // within 4 standard errors of the true count, and the standard error itself small
-        expect(Math.abs(sums.ppi[i][j] - truth[i][j])).toBeLessThan(4 * se + 0.5);
-        expect(Math.abs(sums["ppi-hard"][i][j] - truth[i][j])).toBeLessThan(4 * se + 1);
+        expect(Math.abs(means.ppi[i][j] - truth[i][j])).toBeLessThan(4 * se + 0.5);
+        expect(Math.abs(means["ppi-hard"][i][j] - truth[i][j])).toBeLessThan(4 * se + 1);
         expect(se).toBeLessThan(2);
       }
+  });
+
+  it("tunes lambda per cluster: as unbiased, and a smaller error where pi reads one cluster well and another not at all", async () => {
+    // 3 classes x 3 clusters; pi is right 95% of the time in cluster 0, a guess at random in cluster 1, right 70% in cluster 2:
+    // one lambda per batch is a compromise, one per cluster can trust pi in cluster 0 and fall to the labels in cluster 1
+    const right = [0.95, 0, 0.7];
+    const { N, C, labels, assignments, guesses } = syntheticPool(12, (cluster) => right[cluster]);
+    const reps = 150;
+    const { truth, means, squares } = await simulatedTables(N, C, labels, assignments, confidentRows(guesses, C, 0.9), ["ppi", "ppi-per-cluster"], reps);
+    const squaredError = { ppi: 0, "ppi-per-cluster": 0 };
+    for (let i = 0; i < C; i++)
+      for (let j = 0; j < C; j++) {
+        const se = Math.sqrt((squares["ppi-per-cluster"][i][j] - means["ppi-per-cluster"][i][j] ** 2) / reps);
+        expect(Math.abs(means["ppi-per-cluster"][i][j] - truth[i][j])).toBeLessThan(4 * se + 0.5);
+        for (const name of ["ppi", "ppi-per-cluster"] as const) squaredError[name] += squares[name][i][j] - 2 * means[name][i][j] * truth[i][j] + truth[i][j] ** 2;
+      }
+    expect(squaredError["ppi-per-cluster"]).toBeLessThan(0.9 * squaredError.ppi);
   });
 });
 

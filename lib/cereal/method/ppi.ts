@@ -15,7 +15,9 @@
  *   lambda* = S_uv / S_vv,  u_i = y_i (outer) c_i / q_i,  v_i = pi_i (outer) c_i / q_i          (2)
  * with S the Hansen-Hurwitz (with-replacement) covariance sums, clipped to [0, 1] (PPI++ eq. 7
  * without its (1 + n/N) factor: the pseudo table is over the whole finite pool, so it has no
- * sampling variance of its own). The batches are combined by inverse *predicted* variance,
+ * sampling variance of its own). Or one lambda per cluster for every batch (eq. 2', tunedLambdaPerCluster below: the
+ * columns' Hansen-Hurwitz sums pooled over the batches with their weights a_s squared), for a pi that reads some clusters well
+ * and others poorly; a_s is then still the batch's own lambda_s's. The batches are combined by inverse *predicted* variance,
  *   T^ = sum_s a_s T_s,  a_s proportional to 1 / V_s,
  *   V_s = sum_{i in U_{s-1}} (1/q_i - 1) E||y_i - lambda pi_i||^2
  *       = A_s - (2 lambda - lambda^2) B_s,  A_s = sum (1/q_i - 1),  B_s = sum (1/q_i - 1) |pi_i|^2   (3)
@@ -62,8 +64,8 @@ import { batchesByRound, inverseInclusionWeight } from "./weights";
 export interface PpiOptions {
   /** pseudo table from pi (soft) or from onehot(argmax pi) (hard) */
   readonly pseudo: "soft" | "hard";
-  /** lambda: power-tuned per batch (eq. 2), or fixed */
-  readonly lambda: "tuned" | number;
+  /** lambda: power-tuned per batch (eq. 2), per cluster over the batches (eq. 2'), or fixed */
+  readonly lambda: "tuned" | "tuned-per-cluster" | number;
   /** batch weights a_s: inverse predicted variance (eq. 3) or proportional to the batch size */
   readonly combine?: "predicted" | "size";
   /** the combined table's columns rescaled to the known cluster sizes (eq. 4, default), each stage's correction per cluster as a ratio to the cluster's pool size (eq. 1'), or plain Horvitz-Thompson (eq. 1) */
@@ -83,6 +85,9 @@ interface BatchStats {
   readonly vv: number;
   readonly uv: number;
   readonly size: number;
+  /** per cluster c, the sums of w^2 <u_i, v_i> and w^2 |v_i|^2 over the batch's rows in c (eq. 2') */
+  readonly uvIn: Float64Array;
+  readonly vvIn: Float64Array;
 }
 
 function argmaxOf(p: Float32Array): number {
@@ -104,6 +109,37 @@ function tunedLambda(s: BatchStats): number {
   const svv = n * s.vv - VV;
   if (!(svv > 0)) return s.vv > 0 ? 1 : 0;
   return Math.min(1, Math.max(0, suv / svv));
+}
+
+/**
+ * eq. (2'), lambda per cluster: column c of the combined table is sum_s a_s T_s[., c] / sum_s a_s, whose variance in a common
+ * lambda_c is sum_s a_s^2 (S_uu - 2 lambda_c S_uv + lambda_c^2 S_vv) over the batch's rows in c (Hansen-Hurwitz, as eq. 2), so
+ *   lambda_c = sum_s a_s^2 S_uv,s^c / sum_s a_s^2 S_vv,s^c,  clipped to [0, 1]
+ * (the batches' lambda_s gave their weights a_s). A cluster where pi reads the labels well keeps lambda_c near 1 while one
+ * where it reads them poorly falls towards the labels alone, which one lambda per batch averages over.
+ */
+function tunedLambdaPerCluster(parts: readonly { stats: BatchStats; a: number }[], C: number, K: number): Float64Array {
+  const lambdas = new Float64Array(K);
+  for (let c = 0; c < K; c++) {
+    let numerator = 0;
+    let denominator = 0;
+    let anyPi = false;
+    for (const { stats: s, a } of parts) {
+      const n = s.size;
+      if (s.vvIn[c] > 0) anyPi = true;
+      if (n < 2) continue;
+      let UV = 0;
+      let VV = 0;
+      for (let y = 0; y < C; y++) {
+        UV += s.sumU[y * K + c] * s.sumV[y * K + c];
+        VV += s.sumV[y * K + c] * s.sumV[y * K + c];
+      }
+      numerator += (a * a * (n * s.uvIn[c] - UV)) / (n - 1);
+      denominator += (a * a * (n * s.vvIn[c] - VV)) / (n - 1);
+    }
+    lambdas[c] = denominator > 0 ? Math.min(1, Math.max(0, numerator / denominator)) : anyPi ? 1 : 0;
+  }
+  return lambdas;
 }
 
 const sizes = new WeakMap<Int32Array, Float64Array>();
@@ -134,7 +170,8 @@ export function ppiCells(input: EstimatorInput, clustering: TestClustering, opti
   const known = new Float64Array(cells);
   const combined = new Float64Array(cells);
   const clusterSize = clusterSizes(clustering);
-  let weightSum = 0;
+  // the probability batches, each with its T_s's parts, its lambda_s and its weight a_s; combined once every lambda is known
+  const parts: { stats: BatchStats; lambda: number; a: number; scale: Float64Array }[] = [];
 
   for (const { round, positions } of batchesByRound(input.draws)) {
     const evidence = record?.batches.get(round) ?? null;
@@ -146,6 +183,8 @@ export function ppiCells(input: EstimatorInput, clustering: TestClustering, opti
     if (probability) {
       const sumU = new Float64Array(cells);
       const sumV = new Float64Array(cells);
+      const uvIn = new Float64Array(K);
+      const vvIn = new Float64Array(K);
       let uu = 0;
       let vv = 0;
       let uv = 0;
@@ -174,8 +213,11 @@ export function ppiCells(input: EstimatorInput, clustering: TestClustering, opti
             sumV[k * K + c] += f * w * value;
             norm += value * value;
           }
+          const agreement = pi ? pi[y] : hard === y ? 1 : 0;
           vv += f * w * w * norm;
-          uv += f * w * w * (pi ? pi[y] : hard === y ? 1 : 0);
+          uv += f * w * w * agreement;
+          vvIn[c] += f * w * w * norm;
+          uvIn[c] += f * w * w * agreement;
         }
       }
       const stats: BatchStats = {
@@ -187,8 +229,11 @@ export function ppiCells(input: EstimatorInput, clustering: TestClustering, opti
         vv,
         uv,
         size: positions.length,
+        uvIn,
+        vvIn,
       };
-      const lambda = options.lambda === "tuned" ? tunedLambda(stats) : options.lambda;
+      // the batch's own lambda_s: its T_s under "tuned", its predicted variance (the weight a_s) under both tuned forms
+      const lambda = typeof options.lambda === "number" ? options.lambda : tunedLambda(stats);
       // eq. (1'): each cluster's correction scaled from its HT row count m_c to its pool size M_c
       const scale = new Float64Array(K).fill(1);
       if (options.perCluster === "stage-ratio") {
@@ -216,15 +261,21 @@ export function ppiCells(input: EstimatorInput, clustering: TestClustering, opti
           : residual.a - 2 * lambda * residual.bMax + lambda * lambda * residual.a,
         1e-9,
       );
-      const a = options.combine === "size" ? positions.length : 1 / variance;
-      for (let j = 0; j < cells; j++) {
-        const t = stats.known[j] + (stats.pseudo ? lambda * stats.pseudo[j] : 0) + scale[j % K] * (stats.sumU[j] - lambda * stats.sumV[j]);
-        combined[j] += a * t;
-      }
-      weightSum += a;
+      parts.push({ stats, lambda, a: options.combine === "size" ? positions.length : 1 / variance, scale });
     }
     // every labeled row of this batch is an exact count for the later batches' K_s
     for (const p of positions) known[labels[p] * K + clustering.assignments[rows[p]]] += 1;
+  }
+
+  const perCluster = options.lambda === "tuned-per-cluster" ? tunedLambdaPerCluster(parts, C, K) : null;
+  let weightSum = 0;
+  for (const { stats, lambda: batchLambda, a, scale } of parts) {
+    for (let j = 0; j < cells; j++) {
+      const lambda = perCluster ? perCluster[j % K] : batchLambda;
+      const t = stats.known[j] + (stats.pseudo ? lambda * stats.pseudo[j] : 0) + scale[j % K] * (stats.sumU[j] - lambda * stats.sumV[j]);
+      combined[j] += a * t;
+    }
+    weightSum += a;
   }
 
   // no probability batch at all (e.g. only top-score batches after a non-uniform seed): the labels alone
@@ -271,6 +322,8 @@ export function ppiEstimator(name: string, options: PpiOptions): Estimator {
 
 /** soft pseudo table, power-tuned lambda: the recommended prediction-powered estimator */
 export const ppiSoftEstimator = ppiEstimator("ppi", { pseudo: "soft", lambda: "tuned" });
+/** soft pseudo table, lambda power-tuned per cluster over the batches (eq. 2') */
+export const ppiPerClusterEstimator = ppiEstimator("ppi-per-cluster", { pseudo: "soft", lambda: "tuned-per-cluster" });
 export const ppiHardEstimator = ppiEstimator("ppi-hard", { pseudo: "hard", lambda: "tuned" });
 /** plain PPI (lambda = 1), for the comparison in the estimators grid */
 export const ppiUntunedEstimator = ppiEstimator("ppi-untuned", { pseudo: "soft", lambda: 1 });
