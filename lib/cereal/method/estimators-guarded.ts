@@ -62,11 +62,11 @@ import type { TestClustering } from "./problem";
 import { guardReading, type HealthOptions } from "./surrogate-health";
 
 const PPI: PpiOptions = { pseudo: "soft", lambda: "tuned" };
+const PPI_HARD: PpiOptions = { pseudo: "hard", lambda: "tuned" };
 const PPI_PER_CLUSTER: PpiOptions = { pseudo: "soft", lambda: "tuned-per-cluster" };
 
 /** the soft ppi table's options under a guard (GuardOptions.ppi, default one lambda per batch) */
 const ppiOf = (guard: GuardOptions): PpiOptions => guard.ppi ?? PPI;
-const PPI_HARD: PpiOptions = { pseudo: "hard", lambda: "tuned" };
 
 /**
  * Labels per cell of a clustering's table (classes x clusters) from which the guarded estimate is the ppi table
@@ -379,8 +379,10 @@ export const guardedLinearPlentifulEstimator = guardedEstimatorOf("guarded-linea
  */
 export const guardedBlendCalibratedEstimator = guardedEstimatorOf("guarded-blend-calibrated", { ...DEFAULT_GUARD, blendWhenCalibrated: "se" });
 /**
- * the default, its soft ppi table's lambda power-tuned per cluster over the batches (ppi.ts eq. 2') instead of per batch: issue #23's
- * lead for weak-c5, where pi reads some clusters well and others poorly
+ * the default, its soft ppi table's lambda power-tuned per cluster over the batches (ppi.ts eq. 2') instead of per batch (issue #23's
+ * "power tuning per cell"). Not adopted: replayed on fresh runs, Random's AEC of NMI weak-warp 0.38x -> 0.37x (62 seeds),
+ * weak-imbalanced 0.45x -> 0.43x, the demo 0.36x -> 0.37x, weak-c5, -tails and -modes unchanged (20 seeds each, 6300-6319):
+ * the mean's lasting error is its soft side's bias (MEASUREMENTS.md "Issue #23: weak-warp at 100 runs, and power tuning per cluster")
  */
 export const guardedPerClusterEstimator = guardedEstimatorOf("guarded-per-cluster", { ...DEFAULT_GUARD, ppi: PPI_PER_CLUSTER });
 /** the default before its floor took the pool's own noise too: the jackknife's standard error alone */

@@ -17,7 +17,7 @@
  * without its (1 + n/N) factor: the pseudo table is over the whole finite pool, so it has no
  * sampling variance of its own). Or one lambda per cluster for every batch (eq. 2', tunedLambdaPerCluster below: the
  * columns' Hansen-Hurwitz sums pooled over the batches with their weights a_s squared), for a pi that reads some clusters well
- * and others poorly; a_s is then still the batch's own lambda_s's. The batches are combined by inverse *predicted* variance,
+ * and others poorly (the weights a_s below still from each batch's own lambda_s). The batches are combined by inverse *predicted* variance,
  *   T^ = sum_s a_s T_s,  a_s proportional to 1 / V_s,
  *   V_s = sum_{i in U_{s-1}} (1/q_i - 1) E||y_i - lambda pi_i||^2
  *       = A_s - (2 lambda - lambda^2) B_s,  A_s = sum (1/q_i - 1),  B_s = sum (1/q_i - 1) |pi_i|^2   (3)
