@@ -22,6 +22,7 @@ import { ACQUISITIONS, type Acquisition } from "@/lib/cereal/method/acquisition"
 import type { Design } from "@/lib/cereal/method/designs";
 import { estimatorByName, ESTIMATORS } from "@/lib/cereal/method/estimators";
 import { aecTable, paperGrid, type GridRun } from "@/lib/cereal/harness/grid";
+import { fixedSurrogateFactory, probaFromNpy } from "@/lib/cereal/fakes/fixed-surrogate";
 import { createKnnSurrogateFactory } from "@/lib/cereal/fakes/knn-surrogate";
 import { selectingSurrogateFactory } from "@/lib/cereal/harness/selecting-surrogate";
 import { agreeingScore, cellBiasScore, logLossScore } from "@/lib/cereal/harness/family-scores";
@@ -40,6 +41,7 @@ import { aecPerAnnotatorHour } from "@/lib/cereal/harness/aec";
 import type { SurrogateFactory } from "@/lib/cereal/method/surrogate";
 import { ensembleSurrogateFactory } from "@/lib/cereal/method/ensemble-surrogate";
 import { loadBundle } from "@/lib/data/bundle";
+import { readNpy } from "@/lib/data/npy";
 import { residualWhenCalibratedSchema } from "@/lib/server/projects/project-settings";
 import { gaussianMixtureSurrogateFactory } from "../models/gaussian-mixture";
 import { CommandError, PROJECT_USAGE, runAddClustering, runImport } from "./project-commands";
@@ -62,7 +64,8 @@ const USAGE = `usage:
   cereal simulate --bundle DIR --clustering NAME[,NAME...] --acquisition ${ACQUISITIONS.join("|")}
                   [--fixmatch] [--pseudo | --estimator ${Object.keys(ESTIMATORS).join("|")}] [--seed S] [--seed-size 50]
                   [--batch 50] [--budget 1000] [--steps 512] [--warm-steps S (rounds after the first train on from the previous weights)]
-                  [--threshold 0.95] [--surrogate mlp|fake|mixture|select|select-cells|select-both (select: the MLP or the Gaussian mixture by out-of-sample log-loss; select-cells: by the soft table's cell bias; select-both: the mixture where both prefer it)]
+                  [--threshold 0.95] [--surrogate mlp|fake|mixture|select|select-cells|select-both|fixed (select: the MLP or the Gaussian mixture by out-of-sample log-loss; select-cells: by the soft table's cell bias; select-both: the mixture where both prefer it; fixed: pi given in advance by --proba)]
+                  [--proba FILE.npy (with --surrogate fixed: pi(.|x) of every item, float32 N x CLASSES, e.g. bench/bayes-bound.ts --write-posterior)]
                   [--fits 1 (the surrogate's probabilities: the mean of N fits, each from its own seed)] [--folds (with --fits N: fit k trains without the labels of fold k)]
                   [--design uniform|top-score|proportional] [--score-mode mean|per-clustering] [--eps 0.1] [--uniform-while-ppi on|off]
                   [--interval-draws 200] [--no-intervals] [--no-timings] [--out FILE.json] [--quiet]
@@ -180,6 +183,7 @@ const SIMULATE_OPTIONS = {
   "warm-steps": { type: "string" },
   threshold: { type: "string" },
   surrogate: { type: "string" },
+  proba: { type: "string" },
   design: { type: "string" },
   "score-mode": { type: "string" },
   eps: { type: "string" },
@@ -244,7 +248,7 @@ async function runSimulate(argv: string[]): Promise<void> {
   const clusterings = values.clustering.split(",").filter((s) => s.length > 0);
   const { problem, labels, name } = await loadProblem(values.bundle, clusterings);
   const fits = fitsPerRound(values.fits, 1);
-  const surrogateKind = oneOf(values.surrogate, "surrogate", CLASS_SURROGATES, "mlp");
+  const surrogateKind = oneOf(values.surrogate, "surrogate", [...CLASS_SURROGATES, "fixed"] as const, "mlp");
   if (values.folds && fits < 2) throw new UsageError("--folds needs --fits 2 or more: each fit trains without one fold of the labels");
   const surrogateName = fits === 1 ? surrogateKind : `${surrogateKind} x${fits}${values.folds ? " folds" : ""}`;
   const quiet = values.quiet;
@@ -256,7 +260,11 @@ async function runSimulate(argv: string[]): Promise<void> {
   if (inputsDir) await mkdir(inputsDir, { recursive: true });
   const started = performance.now();
 
-  const oneFit = await simulationSurrogateFactory(surrogateKind, problem);
+  if ((surrogateKind === "fixed") !== (values.proba !== undefined)) throw new UsageError("--surrogate fixed and --proba FILE.npy go together: the fixed surrogate's pi is read from the file");
+  const oneFit =
+    surrogateKind === "fixed"
+      ? fixedSurrogateFactory(probaFromNpy(await readNpy(values.proba!), problem.embeddings.n, problem.numClasses, `--proba ${values.proba}`))
+      : await simulationSurrogateFactory(surrogateKind, problem);
   const result: SimulationResult = await simulate(problem, labels, fits === 1 ? oneFit : ensembleSurrogateFactory(oneFit, fits, { folds: values.folds }), {
     acquisition,
     estimator,

@@ -1,8 +1,11 @@
 /**
  * A surrogate that knows pi(.|x) in advance and learns nothing: the tests' fake. With one-hot
  * rows of the reference labels it is the truth-returning oracle; with noisy rows it is a
- * surrogate of known noise (pass the same rows the true labels were drawn from).
+ * surrogate of known noise (pass the same rows the true labels were drawn from); with a generator's
+ * posterior (bench/bayes-bound.ts --write-posterior, `cereal simulate --surrogate fixed --proba FILE`) it
+ * is the best any surrogate could be.
  */
+import type { NpyArray } from "@/lib/data/npy";
 import type { EmbeddingMatrix, FitReport, LabeledRows, Surrogate } from "../method/surrogate";
 
 export function createFixedSurrogate(proba: Float32Array, numClasses: number): Surrogate {
@@ -47,4 +50,21 @@ export function fixedSurrogateFactory(proba: Float32Array) {
       throw new Error(`fixed surrogate: ${proba.length} probabilities for ${embeddings.n} rows x ${numClasses} classes`);
     return createFixedSurrogate(proba, numClasses);
   };
+}
+
+/** pi(.|x) read from a .npy array: float32, items x classes, each row a distribution; `source` names it in the error */
+export function probaFromNpy(array: NpyArray, n: number, numClasses: number, source: string): Float32Array {
+  const { dtype, shape, data } = array;
+  if (dtype !== "float32" || shape.length !== 2 || shape[0] !== n || shape[1] !== numClasses)
+    throw new Error(`${source}: expected float32 probabilities of shape [${n}, ${numClasses}] (items x classes), got ${dtype} [${shape.join(", ")}]`);
+  for (let i = 0; i < n; i++) {
+    let sum = 0;
+    for (let c = 0; c < numClasses; c++) {
+      const p = data[i * numClasses + c];
+      if (!(p >= 0)) throw new Error(`${source}: row ${i} holds ${p}, not a probability`);
+      sum += p;
+    }
+    if (Math.abs(sum - 1) > 1e-3) throw new Error(`${source}: row ${i} sums to ${sum}, not 1: each row must be pi(.|x) over the ${numClasses} classes`);
+  }
+  return data as Float32Array;
 }
