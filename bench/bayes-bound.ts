@@ -22,9 +22,10 @@
  * Bundles whose posterior the generator gives in closed form: isotropic Gaussian classes (weak-c5, -c40, -imbalanced,
  * -text), per-class diagonal scales (weak-aniso), Student t noise (weak-tails), three modes a class (weak-modes); not
  * weak-warp (its warp has no closed-form inverse).
- * --write-posterior OUT writes each bundle's pi* to OUT/NAME.npy (float32 N x C), for `cereal simulate --surrogate fixed --proba
+ * --temperature T replaces pi* by pi*^(1/T), normalised (T > 1 softer, T < 1 sharper): a surrogate right in its ranking but
+ * miscalibrated, to read how much miscalibration each estimator bears. --write-posterior OUT writes each bundle's pi* to OUT/NAME.npy (float32 N x C), for `cereal simulate --surrogate fixed --proba
  * OUT/NAME.npy`: the whole recommended loop (design, guard, estimators) with the best possible surrogate.
- *   node --import tsx bench/bayes-bound.ts [--reps 200] [--bundles weak-c5,weak-tails,...] [--dir bench/out/weak] [--write-posterior OUT]
+ *   node --import tsx bench/bayes-bound.ts [--reps 200] [--bundles weak-c5,weak-tails,...] [--dir bench/out/weak] [--temperature 1] [--write-posterior OUT]
  */
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -49,8 +50,18 @@ const GENERATORS: Record<string, { classes: number; d: number; spread: number; i
 const N = 5000;
 const SEED = 0;
 
-const { values } = parseArgs({ options: { "write-posterior": { type: "string" }, reps: { type: "string", default: "200" }, bundles: { type: "string", default: Object.keys(GENERATORS).join(",") }, dir: { type: "string", default: "bench/out/weak" } } });
+const { values } = parseArgs({
+  options: {
+    "write-posterior": { type: "string" },
+    reps: { type: "string", default: "200" },
+    bundles: { type: "string", default: Object.keys(GENERATORS).join(",") },
+    dir: { type: "string", default: "bench/out/weak" },
+    temperature: { type: "string", default: "1" },
+  },
+});
 const reps = Number(values.reps);
+const temperature = Number(values.temperature);
+if (!(temperature > 0)) throw new Error(`--temperature must be a positive number, got '${values.temperature}'`);
 
 /** pi*(.|x) of every row, N x C, from the generator's parameters (overlap-data.ts draws them in this order) */
 function posterior(name: string): { pi: Float64Array; labels: Int32Array } {
@@ -87,8 +98,8 @@ function posterior(name: string): { pi: Float64Array; labels: Int32Array } {
     }
     const top = Math.max(...logp);
     let sum = 0;
-    for (let c = 0; c < C; c++) sum += Math.exp(logp[c] - top);
-    for (let c = 0; c < C; c++) pi[i * C + c] = Math.exp(logp[c] - top) / sum;
+    for (let c = 0; c < C; c++) sum += Math.exp((logp[c] - top) / temperature);
+    for (let c = 0; c < C; c++) pi[i * C + c] = Math.exp((logp[c] - top) / temperature) / sum;
   }
   return { pi, labels };
 }

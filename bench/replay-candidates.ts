@@ -22,17 +22,28 @@
  *   1/2 with the labels per cell (the demo's deficit to soft lies at 100-250 labels).
  * - `guarded-linear-from-1`, `-from-2`, `-from-1-z3`: `guarded-linear-plentiful`, its first-order branch taken from 1 (2) labels per cell
  *   on instead of 5, at the gap of 2 (3) standard errors (weak-c5 seeds 5072-5099: 0.71x -> 0.74x, 0.74x, 0.72x Random's).
+ * - `guarded-diffuse-z3` (`-z2`): the default, but pi reads diffuse only where its under-confidence is also more than 3 (2) of its
+ *   standard errors (HealthOptions.diffuseGapZ): the 5-point gap alone, read in every window and kept once read, flagged the
+ *   generator's own calibrated posterior diffuse in most runs of the weak set (bench/bayes-bound.ts). `guarded-diffuse-spent`:
+ *   the k-th window read must exceed z = Phi^-1(1 - 0.05 / k) standard errors (1.64 for the first, 2.24 the fifth, 2.81 the
+ *   twentieth): the false readings' chance, which adds up over the windows since one reading flags pi for good, spent over them
+ *   as they are read (Bonferroni over the windows so far), so that an early large gap (the kNN fake's) still reads at once.
+ *   Measured beside them, `guarded-diffuse-gap` (a diffuse pi loses the soft table only where the soft-ppi gap shows,
+ *   GuardOptions.diffuseNeedsGap) became the default on 2026-12-06; the default before is `guarded-diffuse-always`.
  */
 import type { Estimator, EstimatorInput } from "@/lib/cereal/method/estimators";
-import { guardedEstimator, guardedLinearPlentifulEstimator, labelsArePlentiful } from "@/lib/cereal/method/estimators-guarded";
+import { guardedEstimator, guardedLinearPlentifulEstimator, guardedVariant, labelsArePlentiful } from "@/lib/cereal/method/estimators-guarded";
 import { softTable } from "@/lib/cereal/method/estimators-soft";
 import { ppiTable } from "@/lib/cereal/method/ppi";
 import { ppiLinear, ppiLinearMetrics } from "@/lib/cereal/method/ppi-linear";
 import type { TestClustering } from "@/lib/cereal/method/problem";
+import { normalQuantile } from "@/lib/cereal/method/intervals";
 import { guardReading } from "@/lib/cereal/method/surrogate-health";
 import { asTable, denseTable, METRIC_KEYS, metricsFromTable, type MetricValues } from "@/lib/metrics";
 
 const PPI = { pseudo: "soft", lambda: "tuned" } as const;
+/** the chance of a false diffuse reading spent over the windows, guarded-diffuse-spent */
+const DIFFUSE_ALPHA = 0.05;
 /** the largest NMI move of the first order that guarded-weak-linear-near trusts */
 const NEAR = 0.1;
 
@@ -119,4 +130,7 @@ export const estimators: Estimator[] = [
     if (input.labeled.rows.length < input.numClasses * c.k || health.weak || health.diffuse) return guardedEstimator.metrics!(input, c);
     return half(softMetrics(input, c), linear(input, c));
   }),
+  guardedVariant("guarded-diffuse-z3", { diffuseZ: () => 3 }),
+  guardedVariant("guarded-diffuse-z2", { diffuseZ: () => 2 }),
+  guardedVariant("guarded-diffuse-spent", { diffuseZ: (k) => normalQuantile(1 - DIFFUSE_ALPHA / k) }),
 ];

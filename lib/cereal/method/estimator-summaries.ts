@@ -13,6 +13,9 @@ const BOOTSTRAP = "90% bootstrap: the labeled items resampled and every pseudo-l
 
 const GUARDED_BRANCHES =
   "once the surrogate gets under 60% of newly labeled items right, prediction-powered with a jackknife correction of its small-sample bias; when it is right more than 5 points more often than its confidence says (diffuse), prediction-powered from its most likely class.";
+/** the default's branches since a diffuse surrogate needs the soft-prediction-powered gap to show */
+const GUARDED_BRANCHES_GAPPED =
+  "once the surrogate gets under 60% of newly labeled items right, prediction-powered with a jackknife correction of its small-sample bias; when it is right more than 5 points more often than its confidence says (diffuse), prediction-powered from its most likely class in the rounds where the soft and prediction-powered NMI are more than 2 jackknife standard errors apart.";
 const GUARDED_ESTIMATE = `soft (labels + the surrogate's class distributions) while the surrogate is healthy; ${GUARDED_BRANCHES}`;
 const GUARDED_INTERVAL =
   "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median, or, where the estimate is prediction-powered, from the soft estimate if that is farther.";
@@ -41,11 +44,15 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
   "ppi-labels": { estimate: "prediction-powered as ppi with no surrogate term (lambda = 0): the labels alone, weighted by how they were drawn, each cluster rescaled to its size.", interval: BOOTSTRAP },
   "ppi-jackknife": { estimate: "prediction-powered as ppi, with a jackknife correction of its small-sample bias (what the guarded estimator reports whenever it reports the prediction-powered table).", interval: BOOTSTRAP },
   guarded: {
-    estimate: `the mean of soft (labels + the surrogate's class distributions) and prediction-powered (where the two disagree the truth has mostly lain between them), the latter with a jackknife correction of its small-sample bias until the labels number one per cell of the clustering's table (classes × clusters); except ${GUARDED_BRANCHES}`,
+    estimate: `the mean of soft (labels + the surrogate's class distributions) and prediction-powered (where the two disagree the truth has mostly lain between them), the latter with a jackknife correction of its small-sample bias until the labels number one per cell of the clustering's table (classes × clusters); except ${GUARDED_BRANCHES_GAPPED}`,
     interval: POOL_FLOORED_INTERVAL,
   },
   "guarded-linear-plentiful": {
     estimate: "as guarded, but once the labels number 5 per cell of the clustering's table, the soft estimate moved to first order by the prediction-powered table wherever that move is more than 2 of its jackknife standard errors (the guarded estimator from 2026-12-05 to 2026-12-06; on fresh seeds it did worse than the mean).",
+    interval: POOL_FLOORED_INTERVAL,
+  },
+  "guarded-diffuse-always": {
+    estimate: `as guarded, but once the surrogate has read diffuse, prediction-powered from its most likely class in every round (the guarded estimator until 2026-12-06: a calibrated surrogate can read diffuse by chance).`,
     interval: POOL_FLOORED_INTERVAL,
   },
   "guarded-per-cluster": {

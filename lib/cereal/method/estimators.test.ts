@@ -31,7 +31,7 @@ describe("estimators", () => {
     const all = estimateMetrics(input, [clustering, { ...clustering, name: "d" }], estimatorByName("argmax"));
     expect(Object.keys(all)).toEqual(["c", "d"]);
     expect(Object.keys(all.c)).toEqual(["nmi", "ami", "ari", "acc", "vMeasure", "fmi", "ap"]);
-    expect(() => estimatorByName("nope")).toThrow(/unknown estimator 'nope' \(known: labels, argmax, soft, ppi, ppi-hard, ppi-per-cluster, ppi-untuned, ppi-size, ppi-ht, ppi-stage-ratio, ppi-labels, ppi-jackknife, guarded, guarded-pick, guarded-no-overconfidence, guarded-no-gap, guarded-overconfident-15, guarded-plain-ppi, guarded-no-reach, guarded-no-floor, guarded-no-pool-floor, guarded-jackknifed-mean, guarded-gap-always, guarded-blend, guarded-blend-jk, guarded-blend-calibrated, guarded-linear-plentiful, guarded-per-cluster\)/);
+    expect(() => estimatorByName("nope")).toThrow(/unknown estimator 'nope' \(known: labels, argmax, soft, ppi, ppi-hard, ppi-per-cluster, ppi-untuned, ppi-size, ppi-ht, ppi-stage-ratio, ppi-labels, ppi-jackknife, guarded, guarded-pick, guarded-no-overconfidence, guarded-no-gap, guarded-overconfident-15, guarded-plain-ppi, guarded-no-reach, guarded-no-floor, guarded-no-pool-floor, guarded-jackknifed-mean, guarded-gap-always, guarded-blend, guarded-blend-jk, guarded-blend-calibrated, guarded-linear-plentiful, guarded-per-cluster, guarded-diffuse-always\)/);
     expect(() => argmaxEstimator.table({ ...input, proba: null }, clustering)).toThrow(/no surrogate probabilities/);
   });
 

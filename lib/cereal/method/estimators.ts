@@ -22,6 +22,7 @@ import {
   guardedJackknifedMeanEstimator,
   guardedOverconfident15Estimator,
   guardedPerClusterEstimator,
+  guardedDiffuseAlwaysEstimator,
   guardedPickEstimator,
   guardedPlainPpiEstimator,
   ppiJackknifeEstimator,
@@ -167,6 +168,7 @@ export const ESTIMATORS: Readonly<Record<string, Estimator>> = {
   "guarded-blend-calibrated": guardedBlendCalibratedEstimator,
   "guarded-linear-plentiful": guardedLinearPlentifulEstimator,
   "guarded-per-cluster": guardedPerClusterEstimator,
+  "guarded-diffuse-always": guardedDiffuseAlwaysEstimator,
 };
 
 /**

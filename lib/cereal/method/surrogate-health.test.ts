@@ -5,6 +5,7 @@ import {
   blendedMetrics,
   guardedBlendCalibratedEstimator,
   guardedBlendEstimator,
+  guardedDiffuseAlwaysEstimator,
   guardedEstimator,
   guardedMetrics,
   guardedNoFloorEstimator,
@@ -134,6 +135,37 @@ function batchesOf(batches: { predicted: [number, number]; right: (i: number) =>
   };
 }
 const batchOf = (predicted: [number, number], right: (i: number) => boolean) => batchesOf([{ predicted, right }]);
+
+/**
+ * Each row's class its cluster's (rows i % 2), so the truth's NMI is 1: a seed of 2 rows and three labeled batches of 40, each
+ * predicted by the model before it at `confidence` on the row's class (always right), and 40 rows left unlabeled with pi
+ * `poolConfidence` on theirs.
+ */
+function clusterAligned(confidence: number, poolConfidence: number): { input: EstimatorInput; clusters: TestClustering } {
+  const n = 2 + 40 * 4;
+  const m = 2 + 40 * 3;
+  const rows = Int32Array.from({ length: n }, (_, i) => i);
+  const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from(rows, (i) => i % 2) };
+  const aligned = (of: Int32Array, p: number) => Float32Array.from({ length: of.length * 2 }, (_, j) => ((j % 2) === of[j >> 1] % 2 ? p : 1 - p));
+  let outOfSample = EMPTY_RECORD;
+  for (let b = 0; b < 3; b++) {
+    const pool = rows.slice(2 + 40 * b);
+    const proba = aligned(pool, confidence);
+    const drawnPositions = Array.from({ length: 40 }, (_, j) => j);
+    outOfSample = extendRecord(outOfSample, { round: b + 1, pool, rawProba: proba, calibratedProba: proba, temperature: 1, numClasses: 2, clusterings: [clusters], drawnPositions });
+  }
+  const unlabeled = rows.slice(m);
+  const input: EstimatorInput = {
+    n,
+    numClasses: 2,
+    labeled: { rows: rows.slice(0, m), labels: Int32Array.from(rows.slice(0, m), (i) => i % 2) },
+    unlabeled,
+    proba: aligned(unlabeled, poolConfidence),
+    draws: Array.from(rows.slice(0, m), (row, i) => draw(row, i < 2 ? 2 / n : 40 / (n - 2 - 40 * Math.floor((i - 2) / 40)), i < 2 ? 0 : 1 + Math.floor((i - 2) / 40), i)),
+    outOfSample,
+  };
+  return { input, clusters };
+}
 /** four batches (by default calibrated: pi 0.8 : 0.2, right on 32 of 40), the first three labeled (122 rows with the seed), the
  * fourth's 40 rows left unlabeled with pi `pool` (by default the batches' pi); and the two-cluster clustering over them */
 function threeOfFourLabeled(
@@ -406,6 +438,20 @@ describe("surrogate health: calibration", () => {
     expect(guardedNoOverconfidenceEstimator.metrics!(healthy, two)).toEqual(soft(two));
   });
 
+  it("with diffuseZ, an under-confidence within z of its standard errors does not read diffuse", () => {
+    // right on 36 of 40 at 0.8: 10 points underconfident, its standard error sqrt(36 0.1^2 + 4 0.9^2) / 40 = 0.047 (z 2.1)
+    const mild = batchOf([0.8, 0.2], (i) => i % 10 !== 0);
+    const read = (z?: number) => surrogateHealth(mild.labeled, mild.draws, mild.outOfSample, z === undefined ? {} : { diffuseZ: () => z }).diffuse;
+    expect(surrogateHealth(mild.labeled, mild.draws, mild.outOfSample).recentUnderconfidence!).toBeCloseTo(0.1, 6);
+    expect([read(), read(2), read(2.2), read(3)]).toEqual([true, true, false, false]);
+    // the z of the window's place: the one window read here is the first
+    const first = (z: (k: number) => number) => surrogateHealth(mild.labeled, mild.draws, mild.outOfSample, { diffuseZ: z }).diffuse;
+    expect([first((k) => (k === 1 ? 2 : 9)), first((k) => (k === 1 ? 9 : 2))]).toEqual([true, false]);
+    // right on every row at 0.6: 40 points with no spread, diffuse at any z
+    const diffuse = batchOf([0.6, 0.4], () => true);
+    expect(surrogateHealth(diffuse.labeled, diffuse.draws, diffuse.outOfSample, { diffuseZ: () => 10 }).diffuse).toBe(true);
+  });
+
   it("a surrogate once read as diffuse stays so when later windows read calibrated", () => {
     const calibrated = { predicted: [0.8, 0.2] as [number, number], right: (i: number) => i % 5 !== 0 };
     const input = batchesOf([{ predicted: [0.6, 0.4], right: () => true }, calibrated, calibrated, calibrated]);
@@ -416,16 +462,35 @@ describe("surrogate health: calibration", () => {
     expect(surrogateHealth(later.labeled, later.draws, later.outOfSample).diffuse).toBe(false);
   });
 
-  it("guarded: an accurate but diffuse surrogate gets the ppi-hard table instead of the soft one, in the estimate and its draws", () => {
+  it("guarded-diffuse-always: an accurate but diffuse surrogate gets the ppi-hard table instead of the soft one, in the estimate and its draws", () => {
     const diffuse = batchOf([0.6, 0.4], () => true);
     const clusters: TestClustering = { name: "c", k: 2, assignments: Int32Array.from({ length: 42 }, (_, i) => i % 2) };
     const hard = ppiTable(diffuse, clusters, { pseudo: "hard", lambda: "tuned" });
     expect(guardedPickEstimator.metrics!(diffuse, clusters)).toEqual(metricsFromTable(hard));
-    expect(guardedEstimator.metrics!(diffuse, clusters)).toEqual(metricsFromTable(hard));
-    expect(guardedEstimator.intervalReach!(diffuse, clusters)).toBeNull();
+    expect(guardedDiffuseAlwaysEstimator.metrics!(diffuse, clusters)).toEqual(metricsFromTable(hard));
+    expect(guardedDiffuseAlwaysEstimator.intervalReach!(diffuse, clusters)).toBeNull();
     expect(denseTable(guardedTable(diffuse, clusters))).toEqual(denseTable(hard));
     const draw = { ...diffuse, multiplicity: new Int32Array(42).fill(1) };
     expect(denseTable(guardedTable(draw, clusters))).toEqual(denseTable(ppiTable(draw, clusters, { pseudo: "hard", lambda: "tuned" })));
+  });
+
+  it("guarded: a diffuse surrogate loses the soft table only where the soft and ppi NMI lie more than 2 jackknife standard errors apart", () => {
+    // earlier models 60% sure and always right (diffuse); the pool's pi as sure: the soft table spreads 40% of each cluster off its class
+    const far = clusterAligned(0.6, 0.6);
+    const soft = metricsFromTable(softTable(far.input, far.clusters)).nmi;
+    const ppi = jackknife(far.input, (i) => ppiTable(i, far.clusters, { pseudo: "soft", lambda: "tuned" }));
+    expect(surrogateHealth(far.input.labeled, far.input.draws, far.input.outOfSample).diffuse).toBe(true);
+    expect(Math.abs(soft - ppi.full.nmi)).toBeGreaterThan(2 * ppi.se!.nmi);
+    const hard = metricsFromTable(ppiTable(far.input, far.clusters, { pseudo: "hard", lambda: "tuned" }));
+    expect(guardedEstimator.metrics!(far.input, far.clusters)).toEqual(hard);
+    expect(guardedEstimator.intervalReach!(far.input, far.clusters)).toBeNull();
+    // the same reading, but the current pi is right and sure: the soft and ppi tables agree, and the mean stays, reaching the soft estimate
+    const near = clusterAligned(0.6, 1);
+    expect(surrogateHealth(near.input.labeled, near.input.draws, near.input.outOfSample).diffuse).toBe(true);
+    const nearSoft = metricsFromTable(softTable(near.input, near.clusters));
+    expect(guardedEstimator.metrics!(near.input, near.clusters).nmi).toBeCloseTo(nearSoft.nmi, 9);
+    expect(guardedEstimator.intervalReach!(near.input, near.clusters)).toEqual(nearSoft);
+    expect(guardedDiffuseAlwaysEstimator.intervalReach!(near.input, near.clusters)).toBeNull();
   });
 });
 

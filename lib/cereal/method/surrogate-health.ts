@@ -50,6 +50,10 @@ export interface HealthOptions {
   readonly window?: number;
   /** default 0.05: an under-confidence above it flags pi as diffuse */
   readonly diffuseGap?: number;
+  /** absent (the default): `diffuseGap` alone; else a window's under-confidence must also exceed diffuseZ(k) of its own standard
+   * errors (CalibrationWindow.se), k = 1, 2, ... the window's place among those read so far (a constant, or a z that grows with k:
+   * one reading in any window flags pi for good, so the chance of a false one adds up over the windows) */
+  readonly diffuseZ?: (window: number) => number;
   /** default OVERCONFIDENT_GAP: an under-confidence below minus it reads pi as overconfident (isOverconfident) */
   readonly overconfidentGap?: number;
 }
@@ -63,6 +67,9 @@ export const OVERCONFIDENT_GAP = 0.25;
 export interface CalibrationWindow {
   readonly count: number;
   readonly gap: number;
+  /** the gap's standard error: per batch sqrt(sum w_i^2 (d_i - gap_b)^2) / sum w_i, d_i = [right] - confidence, the batches
+   * combined with the gap's weights (their row counts); absent where a reading is made by hand */
+  readonly se?: number;
 }
 
 /** rows a calibration reading needs: under 20 the gap says little (one wrong row moves it by 5 points or more) */
@@ -112,7 +119,7 @@ function healthReading(
 ): { health: SurrogateHealth; gaps: CalibrationWindow[] } {
   const threshold = options.weakAccuracy ?? 0.6;
   const window = options.window ?? 3;
-  const perBatch: { accuracy: number; count: number; confidence: number; weightedConfidence: number }[] = [];
+  const perBatch: { accuracy: number; count: number; confidence: number; weightedConfidence: number; gapVariance: number }[] = [];
   for (const { positions } of batchesByRound(draws)) {
     const predicted: number[] = [];
     const truth: number[] = [];
@@ -134,12 +141,12 @@ function healthReading(
     if (predicted.length === 0) continue;
     const w = probability ? weights : confidences.map(() => 1);
     const weightSum = w.reduce((a, b) => a + b, 0);
-    perBatch.push({
-      accuracy: weightedAccuracy(predicted, truth, probability ? weights : null),
-      count: predicted.length,
-      confidence: confidences.reduce((a, b) => a + b, 0) / predicted.length,
-      weightedConfidence: confidences.reduce((a, c, i) => a + c * w[i], 0) / weightSum,
-    });
+    const accuracy = weightedAccuracy(predicted, truth, probability ? weights : null);
+    const weightedConfidence = confidences.reduce((a, c, i) => a + c * w[i], 0) / weightSum;
+    // the ratio estimator's linearised variance of accuracy minus confidence
+    const gap = accuracy - weightedConfidence;
+    const gapVariance = predicted.reduce((a, y, i) => a + (w[i] * ((y === truth[i] ? 1 : 0) - confidences[i] - gap)) ** 2, 0) / weightSum ** 2;
+    perBatch.push({ accuracy, count: predicted.length, confidence: confidences.reduce((a, b) => a + b, 0) / predicted.length, weightedConfidence, gapVariance });
   }
   const latest = perBatch[perBatch.length - 1] ?? null;
   const recent = perBatch.slice(-window);
@@ -150,10 +157,12 @@ function healthReading(
   const gaps = perBatch.map((_, i): CalibrationWindow => {
     const w = perBatch.slice(Math.max(0, i + 1 - window), i + 1);
     const count = w.reduce((a, b) => a + b.count, 0);
-    return { count, gap: w.reduce((a, b) => a + (b.accuracy - b.weightedConfidence) * b.count, 0) / count };
+    const gap = w.reduce((a, b) => a + (b.accuracy - b.weightedConfidence) * b.count, 0) / count;
+    return { count, gap, se: Math.sqrt(w.reduce((a, b) => a + b.gapVariance * b.count ** 2, 0)) / count };
   });
   const underconfidence = gaps.length > 0 ? gaps[gaps.length - 1].gap : null;
   const gapLimit = options.diffuseGap ?? 0.05;
+  const z = options.diffuseZ ?? (() => 0);
   const health: SurrogateHealth = {
     latestAccuracy: latest?.accuracy ?? null,
     latestCount: latest?.count ?? 0,
@@ -163,7 +172,7 @@ function healthReading(
     weak: recentAccuracy !== null && recentAccuracy < threshold,
     recentUnderconfidence: underconfidence,
     // once read, it stays
-    diffuse: gaps.some((g) => g.count >= CALIBRATION_MIN_ROWS && g.gap > gapLimit),
+    diffuse: gaps.some((g, i) => g.count >= CALIBRATION_MIN_ROWS && g.gap > gapLimit && g.gap > z(i + 1) * g.se!),
   };
   return { health, gaps };
 }
