@@ -1,6 +1,6 @@
 /**
  * What the best possible surrogate could give on the weak set (issue #23): the generator's own posterior
- * pi*(y|x), computed from the bundle's generator (bench/weak-set.ts' arguments, lib/cereal/harness/overlap-data.ts),
+ * pi*(y|x), computed from the bundle's generator (bench/weak-set-specs.ts, lib/cereal/harness/overlap-data.ts),
  * in place of a trained surrogate. Per bundle and number of labels n (uniform draws without replacement, R
  * repetitions), the |NMI error| of
  *   - `labels`: the plug-in NMI of the n labels (Random, the ratios' denominator),
@@ -36,19 +36,12 @@ import { writeNpy } from "@/lib/data/npy";
 import { JACKKNIFE_GROUPS } from "@/lib/cereal/method/jackknife";
 import { clampMetric, contingency, nmiFromTable } from "@/lib/metrics";
 import { Random } from "@/lib/random/named-streams";
+import { WEAK_N, WEAK_SEED, WEAK_SET } from "./weak-set-specs";
 
-/** the generator's arguments of bench/weak-set.ts (n 5,000, seed 0) for the bundles with a closed-form posterior */
-const GENERATORS: Record<string, { classes: number; d: number; spread: number; imbalance?: number; anisotropy?: number; modes?: number; tails?: number }> = {
-  "weak-c5": { classes: 5, d: 16, spread: 0.5 },
-  "weak-c40": { classes: 40, d: 64, spread: 0.4 },
-  "weak-imbalanced": { classes: 12, d: 32, spread: 0.45, imbalance: 1.2 },
-  "weak-text": { classes: 30, d: 128, spread: 0.25 },
-  "weak-aniso": { classes: 8, d: 24, spread: 0.5, anisotropy: 0.6 },
-  "weak-modes": { classes: 6, d: 20, spread: 0.45, modes: 3 },
-  "weak-tails": { classes: 8, d: 24, spread: 0.6, tails: 3 },
-};
-const N = 5000;
-const SEED = 0;
+/** the weak set's bundles whose posterior the generator gives in closed form (not weak-warp) */
+const GENERATORS = Object.fromEntries(Object.entries(WEAK_SET).filter(([, spec]) => !spec.warp));
+const N = WEAK_N;
+const SEED = WEAK_SEED;
 
 const { values } = parseArgs({
   options: {

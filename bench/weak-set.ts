@@ -8,7 +8,7 @@
  * class three Gaussian modes; added the same day, before any simulation ran on it) tests the chooser
  * that scores the soft table's cells, designed after weak-aniso and weak-warp had been seen; weak-tails
  * (Student t noise, 3 degrees of freedom), made once weak-modes had been seen, is kept unseen for the next.
- * Written deterministically into bench/out/weak/NAME (git-ignored); prints each bundle's content
+ * Written deterministically from bench/weak-set-specs.ts into bench/out/weak/NAME (git-ignored); prints each bundle's content
  * hash (sha256 over its files' names and sha256s, sorted), which lib/cereal/method/ESTIMATORS.md
  * records so a later session rebuilds the same set.
  *   node --import tsx bench/weak-set.ts [OUT_DIR=bench/out/weak]
@@ -17,18 +17,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-
-/** name -> overlap-bundle.ts arguments; N = 5,000 keeps a simulated round near digits' cost */
-const WEAK_SET: Record<string, string[]> = {
-  "weak-c5": ["--classes", "5", "--d", "16", "--spread", "0.5", "--k", "5"],
-  "weak-c40": ["--classes", "40", "--d", "64", "--spread", "0.4", "--k", "20"],
-  "weak-imbalanced": ["--classes", "12", "--d", "32", "--spread", "0.45", "--k", "10", "--imbalance", "1.2"],
-  "weak-text": ["--classes", "30", "--d", "128", "--spread", "0.25", "--k", "10"],
-  "weak-aniso": ["--classes", "8", "--d", "24", "--spread", "0.5", "--k", "8", "--anisotropy", "0.6"],
-  "weak-warp": ["--classes", "10", "--d", "32", "--spread", "0.55", "--k", "10", "--warp", "2"],
-  "weak-modes": ["--classes", "6", "--d", "20", "--spread", "0.45", "--k", "8", "--modes", "3"],
-  "weak-tails": ["--classes", "8", "--d", "24", "--spread", "0.6", "--k", "8", "--tails", "3"],
-};
+import { overlapBundleArgs, WEAK_N, WEAK_SEED, WEAK_SET } from "./weak-set-specs";
 
 async function bundleHash(dir: string): Promise<string> {
   const files: string[] = [];
@@ -46,9 +35,10 @@ async function bundleHash(dir: string): Promise<string> {
 }
 
 const root = process.argv[2] ?? path.join("bench", "out", "weak");
-for (const [name, args] of Object.entries(WEAK_SET)) {
+for (const [name, spec] of Object.entries(WEAK_SET)) {
   const out = path.join(root, name);
-  const made = spawnSync(process.execPath, ["--import", "tsx", "bench/overlap-bundle.ts", out, "--n", "5000", "--seed", "0", "--name", name, ...args], { encoding: "utf8" });
+  const args = ["--import", "tsx", "bench/overlap-bundle.ts", out, "--n", String(WEAK_N), "--seed", String(WEAK_SEED), "--name", name, ...overlapBundleArgs(spec)];
+  const made = spawnSync(process.execPath, args, { encoding: "utf8" });
   if (made.status !== 0) throw new Error(`${name}: ${made.stderr}`);
   process.stdout.write(`${made.stdout.trim()}; sha256 ${await bundleHash(out)}\n`);
 }
