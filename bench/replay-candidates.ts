@@ -23,7 +23,7 @@
  * - `guarded-linear-from-1`, `-from-2`, `-from-1-z3`: `guarded-linear-plentiful`, its first-order branch taken from 1 (2) labels per cell
  *   on instead of 5, at the gap of 2 (3) standard errors (weak-c5 seeds 5072-5099: 0.71x -> 0.74x, 0.74x, 0.72x Random's).
  * - `guarded-diffuse-z3` (`-z2`): the default, but pi reads diffuse only where its under-confidence is also more than 3 (2) of its
- *   standard errors (HealthOptions.diffuseGapZ): the 5-point gap alone, read in every window and kept once read, flagged the
+ *   standard errors (HealthOptions.diffuseZ): the 5-point gap alone, read in every window and kept once read, flagged the
  *   generator's own calibrated posterior diffuse in most runs of the weak set (bench/bayes-bound.ts). `guarded-diffuse-spent`:
  *   the k-th window read must exceed z = Phi^-1(1 - 0.05 / k) standard errors (1.64 for the first, 2.24 the fifth, 2.81 the
  *   twentieth): the false readings' chance, which adds up over the windows since one reading flags pi for good, spent over them

@@ -11,11 +11,11 @@ export interface EstimatorSummary {
 
 const BOOTSTRAP = "90% bootstrap: the labeled items resampled and every pseudo-label drawn from the surrogate, so early on an interval may not contain its estimate.";
 
-const GUARDED_BRANCHES =
-  "once the surrogate gets under 60% of newly labeled items right, prediction-powered with a jackknife correction of its small-sample bias; when it is right more than 5 points more often than its confidence says (diffuse), prediction-powered from its most likely class.";
+const WEAK_AND_DIFFUSE =
+  "once the surrogate gets under 60% of newly labeled items right, prediction-powered with a jackknife correction of its small-sample bias; when it is right more than 5 points more often than its confidence says (diffuse), prediction-powered from its most likely class";
+const GUARDED_BRANCHES = `${WEAK_AND_DIFFUSE}.`;
 /** the default's branches since a diffuse surrogate needs the soft-prediction-powered gap to show */
-const GUARDED_BRANCHES_GAPPED =
-  "once the surrogate gets under 60% of newly labeled items right, prediction-powered with a jackknife correction of its small-sample bias; when it is right more than 5 points more often than its confidence says (diffuse), prediction-powered from its most likely class in the rounds where the soft and prediction-powered NMI are more than 2 jackknife standard errors apart.";
+const GUARDED_BRANCHES_GAPPED = `${WEAK_AND_DIFFUSE} in the rounds where the soft and prediction-powered NMI are more than 2 jackknife standard errors apart.`;
 const GUARDED_ESTIMATE = `soft (labels + the surrogate's class distributions) while the surrogate is healthy; ${GUARDED_BRANCHES}`;
 const GUARDED_INTERVAL =
   "the prediction-powered table's 90% bootstrap spread, centred on the estimate and widened by its distance from that table's median, or, where the estimate is prediction-powered, from the soft estimate if that is farther.";
@@ -52,7 +52,7 @@ export const ESTIMATOR_SUMMARIES: Readonly<Record<string, EstimatorSummary>> = {
     interval: POOL_FLOORED_INTERVAL,
   },
   "guarded-diffuse-always": {
-    estimate: `as guarded, but once the surrogate has read diffuse, prediction-powered from its most likely class in every round (the guarded estimator until 2026-12-06: a calibrated surrogate can read diffuse by chance).`,
+    estimate: "as guarded, but once the surrogate has read diffuse, prediction-powered from its most likely class in every round (the guarded estimator until 2026-12-06: a calibrated surrogate can read diffuse by chance).",
     interval: POOL_FLOORED_INTERVAL,
   },
   "guarded-per-cluster": {
