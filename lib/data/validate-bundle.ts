@@ -10,8 +10,9 @@ import { BundleError } from "./bundle";
 import { readLines } from "./lines";
 import { forEachNpyChunk, readNpyFileHeader, type NpyFileHeader } from "./npy-stream";
 import { NpyFormatError } from "./npy";
+import { firstRowFault, ROW_SUM_TOLERANCE } from "./probability-rows";
 
-const SOFT_TOLERANCE = 1e-3;
+const SOFT_TOLERANCE = ROW_SUM_TOLERANCE;
 
 const manifestSchema = z.object({
   name: z.string().min(1, "give the bundle a name"),
@@ -111,16 +112,11 @@ async function checkIds(h: NpyFileHeader, file: string, limit: number, what: str
 
 async function checkSoft(h: NpyFileHeader, file: string, k: number) {
   await forEachNpyChunk(h, k, (values, first) => {
-    for (let r = 0; r < values.length / k; r++) {
-      let sum = 0;
-      for (let c = 0; c < k; c++) {
-        const v = values[r * k + c];
-        if (!(v >= 0)) throw new BundleError(`${file}: item ${first + r} has probability ${v} for cluster ${c}; soft clusterings hold probabilities in [0, 1].`);
-        sum += v;
-      }
-      if (Math.abs(sum - 1) > SOFT_TOLERANCE)
-        throw new BundleError(`${file}: row ${first + r} sums to ${sum.toFixed(6)}, not 1 (±${SOFT_TOLERANCE}); normalise each row, e.g. p / p.sum(1, keepdims=True).`);
-    }
+    const fault = firstRowFault(values, k, SOFT_TOLERANCE);
+    if (fault && "value" in fault)
+      throw new BundleError(`${file}: item ${first + fault.row} has probability ${fault.value} for cluster ${fault.column}; soft clusterings hold probabilities in [0, 1].`);
+    if (fault)
+      throw new BundleError(`${file}: row ${first + fault.row} sums to ${fault.sum.toFixed(6)}, not 1 (±${SOFT_TOLERANCE}); normalise each row, e.g. p / p.sum(1, keepdims=True).`);
   });
 }
 

@@ -6,6 +6,7 @@
  * is the best any surrogate could be.
  */
 import type { NpyArray } from "@/lib/data/npy";
+import { firstRowFault } from "@/lib/data/probability-rows";
 import type { EmbeddingMatrix, FitReport, LabeledRows, Surrogate } from "../method/surrogate";
 
 export function createFixedSurrogate(proba: Float32Array, numClasses: number): Surrogate {
@@ -57,14 +58,8 @@ export function probaFromNpy(array: NpyArray, n: number, numClasses: number, sou
   const { dtype, shape, data } = array;
   if (dtype !== "float32" || shape.length !== 2 || shape[0] !== n || shape[1] !== numClasses)
     throw new Error(`${source}: expected float32 probabilities of shape [${n}, ${numClasses}] (items x classes), got ${dtype} [${shape.join(", ")}]`);
-  for (let i = 0; i < n; i++) {
-    let sum = 0;
-    for (let c = 0; c < numClasses; c++) {
-      const p = data[i * numClasses + c];
-      if (!(p >= 0)) throw new Error(`${source}: row ${i} holds ${p}, not a probability`);
-      sum += p;
-    }
-    if (Math.abs(sum - 1) > 1e-3) throw new Error(`${source}: row ${i} sums to ${sum}, not 1: each row must be pi(.|x) over the ${numClasses} classes`);
-  }
+  const fault = firstRowFault(data, numClasses);
+  if (fault && "value" in fault) throw new Error(`${source}: row ${fault.row} holds ${fault.value}, not a probability`);
+  if (fault) throw new Error(`${source}: row ${fault.row} sums to ${fault.sum}, not 1: each row must be pi(.|x) over the ${numClasses} classes`);
   return data as Float32Array;
 }
