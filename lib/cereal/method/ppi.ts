@@ -96,19 +96,27 @@ function argmaxOf(p: Float32Array): number {
   return best;
 }
 
-/** lambda* of eq. (2), clipped to [0, 1]; 0 when the batch has no predictions (the seed) */
-function tunedLambda(s: BatchStats): number {
-  const n = s.size;
+/**
+ * The Hansen-Hurwitz covariance sums of eq. (2) times n (n - 1): n S_uv and n S_vv over the whole table, or, with a cluster c,
+ * over column c's cells and the batch's rows in c (eq. 2')
+ */
+function centredSums(s: BatchStats, K: number, c?: number): { uv: number; vv: number } {
   let UV = 0;
   let VV = 0;
-  for (let j = 0; j < s.sumU.length; j++) {
+  const [first, step] = c === undefined ? [0, 1] : [c, K];
+  for (let j = first; j < s.sumU.length; j += step) {
     UV += s.sumU[j] * s.sumV[j];
     VV += s.sumV[j] * s.sumV[j];
   }
-  const suv = n * s.uv - UV;
-  const svv = n * s.vv - VV;
-  if (!(svv > 0)) return s.vv > 0 ? 1 : 0;
-  return Math.min(1, Math.max(0, suv / svv));
+  const n = s.size;
+  return c === undefined ? { uv: n * s.uv - UV, vv: n * s.vv - VV } : { uv: n * s.uvIn[c] - UV, vv: n * s.vvIn[c] - VV };
+}
+
+/** lambda* of eq. (2), clipped to [0, 1]; 0 when the batch has no predictions (the seed) */
+function tunedLambda(s: BatchStats, K: number): number {
+  const { uv, vv } = centredSums(s, K);
+  if (!(vv > 0)) return s.vv > 0 ? 1 : 0;
+  return Math.min(1, Math.max(0, uv / vv));
 }
 
 /**
@@ -118,7 +126,7 @@ function tunedLambda(s: BatchStats): number {
  * (the batches' lambda_s gave their weights a_s). A cluster where pi reads the labels well keeps lambda_c near 1 while one
  * where it reads them poorly falls towards the labels alone, which one lambda per batch averages over.
  */
-function tunedLambdaPerCluster(parts: readonly { stats: BatchStats; a: number }[], C: number, K: number): Float64Array {
+function tunedLambdaPerCluster(parts: readonly { stats: BatchStats; a: number }[], K: number): Float64Array {
   const lambdas = new Float64Array(K);
   for (let c = 0; c < K; c++) {
     let numerator = 0;
@@ -128,14 +136,9 @@ function tunedLambdaPerCluster(parts: readonly { stats: BatchStats; a: number }[
       const n = s.size;
       if (s.vvIn[c] > 0) anyPi = true;
       if (n < 2) continue;
-      let UV = 0;
-      let VV = 0;
-      for (let y = 0; y < C; y++) {
-        UV += s.sumU[y * K + c] * s.sumV[y * K + c];
-        VV += s.sumV[y * K + c] * s.sumV[y * K + c];
-      }
-      numerator += (a * a * (n * s.uvIn[c] - UV)) / (n - 1);
-      denominator += (a * a * (n * s.vvIn[c] - VV)) / (n - 1);
+      const { uv, vv } = centredSums(s, K, c);
+      numerator += (a * a * uv) / (n - 1);
+      denominator += (a * a * vv) / (n - 1);
     }
     lambdas[c] = denominator > 0 ? Math.min(1, Math.max(0, numerator / denominator)) : anyPi ? 1 : 0;
   }
@@ -233,7 +236,7 @@ export function ppiCells(input: EstimatorInput, clustering: TestClustering, opti
         vvIn,
       };
       // the batch's own lambda_s: its T_s under "tuned", its predicted variance (the weight a_s) under both tuned forms
-      const lambda = typeof options.lambda === "number" ? options.lambda : tunedLambda(stats);
+      const lambda = typeof options.lambda === "number" ? options.lambda : tunedLambda(stats, K);
       // eq. (1'): each cluster's correction scaled from its HT row count m_c to its pool size M_c
       const scale = new Float64Array(K).fill(1);
       if (options.perCluster === "stage-ratio") {
@@ -267,7 +270,7 @@ export function ppiCells(input: EstimatorInput, clustering: TestClustering, opti
     for (const p of positions) known[labels[p] * K + clustering.assignments[rows[p]]] += 1;
   }
 
-  const perCluster = options.lambda === "tuned-per-cluster" ? tunedLambdaPerCluster(parts, C, K) : null;
+  const perCluster = options.lambda === "tuned-per-cluster" ? tunedLambdaPerCluster(parts, K) : null;
   let weightSum = 0;
   for (const { stats, lambda: batchLambda, a, scale } of parts) {
     for (let j = 0; j < cells; j++) {
