@@ -30,14 +30,11 @@
  *   as they are read (Bonferroni over the windows so far), so that an early large gap (the kNN fake's) still reads at once.
  *   Measured beside them, `guarded-diffuse-gap` (a diffuse pi loses the soft table only where the soft-ppi gap shows,
  *   GuardOptions.diffuseNeedsGap) became the default on 2026-12-06; the default before is `guarded-diffuse-always`.
- * - `ppi-nmi`: the ppi table with each batch's lambda tuned for the variance of NMI's first order rather than the table's trace
- *   (ppi.ts eq. 2'', PPI++ for the metric: issue #23 item 1's "power tuning per metric"); `guarded-ppi-nmi`: the default with
- *   that table wherever it reads the soft ppi table (its weak branch and its mean's ppi side).
  */
 import type { Estimator, EstimatorInput } from "@/lib/cereal/method/estimators";
 import { guardedEstimator, guardedLinearPlentifulEstimator, guardedVariant, labelsArePlentiful } from "@/lib/cereal/method/estimators-guarded";
 import { softTable } from "@/lib/cereal/method/estimators-soft";
-import { ppiEstimator, ppiTable } from "@/lib/cereal/method/ppi";
+import { ppiTable } from "@/lib/cereal/method/ppi";
 import { ppiLinear, ppiLinearMetrics } from "@/lib/cereal/method/ppi-linear";
 import type { TestClustering } from "@/lib/cereal/method/problem";
 import { normalQuantile } from "@/lib/cereal/method/intervals";
@@ -45,8 +42,6 @@ import { guardReading } from "@/lib/cereal/method/surrogate-health";
 import { asTable, denseTable, METRIC_KEYS, metricsFromTable, type MetricValues } from "@/lib/metrics";
 
 const PPI = { pseudo: "soft", lambda: "tuned" } as const;
-/** lambda power-tuned for NMI's first order (ppi.ts eq. 2'') */
-const PPI_NMI = { pseudo: "soft", lambda: "tuned-nmi" } as const;
 /** the chance of a false diffuse reading spent over the windows, guarded-diffuse-spent */
 const DIFFUSE_ALPHA = 0.05;
 /** the largest NMI move of the first order that guarded-weak-linear-near trusts */
@@ -138,6 +133,4 @@ export const estimators: Estimator[] = [
   guardedVariant("guarded-diffuse-z3", { diffuseZ: () => 3 }),
   guardedVariant("guarded-diffuse-z2", { diffuseZ: () => 2 }),
   guardedVariant("guarded-diffuse-spent", { diffuseZ: (k) => normalQuantile(1 - DIFFUSE_ALPHA / k) }),
-  ppiEstimator("ppi-nmi", PPI_NMI),
-  guardedVariant("guarded-ppi-nmi", { ppi: PPI_NMI }),
 ];

@@ -17,11 +17,7 @@
  * without its (1 + n/N) factor: the pseudo table is over the whole finite pool, so it has no
  * sampling variance of its own). Or one lambda per cluster for every batch (eq. 2', tunedLambdaPerCluster below: the
  * columns' Hansen-Hurwitz sums pooled over the batches with their weights a_s squared), for a pi that reads some clusters well
- * and others poorly (the weights a_s below still from each batch's own lambda_s). Or, per batch, the lambda that minimises the
- * variance of NMI's first order instead of the table's trace (PPI++ for the metric, "tuned-nmi"): with g NMI's one-item changes on
- * the soft table (pool-noise.ts), the scalars g . u_i = g[y_i, c_i] / q_i and g . v_i = sum_y pi_i(y) g[y, c_i] / q_i in (2),
- *   lambda_g* = S_{gu,gv} / S_{gv,gv}                                                                 (2'')
- * which weighs the cells by how much NMI moves with them, where (2) weighs every cell alike. The batches are combined by inverse *predicted* variance,
+ * and others poorly (the weights a_s below still from each batch's own lambda_s). The batches are combined by inverse *predicted* variance,
  *   T^ = sum_s a_s T_s,  a_s proportional to 1 / V_s,
  *   V_s = sum_{i in U_{s-1}} (1/q_i - 1) E||y_i - lambda pi_i||^2
  *       = A_s - (2 lambda - lambda^2) B_s,  A_s = sum (1/q_i - 1),  B_s = sum (1/q_i - 1) |pi_i|^2   (3)
@@ -62,16 +58,14 @@
  */
 import { asTable, type ContingencyTable } from "@/lib/metrics";
 import type { Estimator, EstimatorInput } from "./estimators";
-import { softTable } from "./estimators-soft";
-import { oneItemChanges } from "./pool-noise";
 import type { TestClustering } from "./problem";
 import { batchesByRound, inverseInclusionWeight } from "./weights";
 
 export interface PpiOptions {
   /** pseudo table from pi (soft) or from onehot(argmax pi) (hard) */
   readonly pseudo: "soft" | "hard";
-  /** lambda: power-tuned per batch (eq. 2), per cluster over the batches (eq. 2'), per batch for NMI's first order (eq. 2''), or fixed */
-  readonly lambda: "tuned" | "tuned-per-cluster" | "tuned-nmi" | number;
+  /** lambda: power-tuned per batch (eq. 2), per cluster over the batches (eq. 2'), or fixed */
+  readonly lambda: "tuned" | "tuned-per-cluster" | number;
   /** batch weights a_s: inverse predicted variance (eq. 3) or proportional to the batch size */
   readonly combine?: "predicted" | "size";
   /** the combined table's columns rescaled to the known cluster sizes (eq. 4, default), each stage's correction per cluster as a ratio to the cluster's pool size (eq. 1'), or plain Horvitz-Thompson (eq. 1) */
@@ -94,8 +88,6 @@ interface BatchStats {
   /** per cluster c, the sums of w^2 <u_i, v_i> and w^2 |v_i|^2 over the batch's rows in c (eq. 2') */
   readonly uvIn: Float64Array;
   readonly vvIn: Float64Array;
-  /** eq. (2''): sum w g.u_i, sum w g.v_i, sum w^2 (g.u_i)(g.v_i) and sum w^2 (g.v_i)^2; null without a direction g */
-  readonly along: { readonly u: number; readonly v: number; readonly uv: number; readonly vv: number } | null;
 }
 
 function argmaxOf(p: Float32Array): number {
@@ -120,9 +112,9 @@ function centredSums(s: BatchStats, K: number, c?: number): { uv: number; vv: nu
   return c === undefined ? { uv: n * s.uv - UV, vv: n * s.vv - VV } : { uv: n * s.uvIn[c] - UV, vv: n * s.vvIn[c] - VV };
 }
 
-/** lambda* of eq. (2), or of eq. (2'') where the batch carries NMI's direction, clipped to [0, 1]; 0 when the batch has no predictions (the seed) */
+/** lambda* of eq. (2), clipped to [0, 1]; 0 when the batch has no predictions (the seed) */
 function tunedLambda(s: BatchStats, K: number): number {
-  const { uv, vv } = s.along ? { uv: s.size * s.along.uv - s.along.u * s.along.v, vv: s.size * s.along.vv - s.along.v * s.along.v } : centredSums(s, K);
+  const { uv, vv } = centredSums(s, K);
   if (!(vv > 0)) return s.vv > 0 ? 1 : 0;
   return Math.min(1, Math.max(0, uv / vv));
 }
@@ -183,8 +175,6 @@ export function ppiCells(input: EstimatorInput, clustering: TestClustering, opti
   const clusterSize = clusterSizes(clustering);
   // the probability batches, each with its T_s's parts, its lambda_s and its weight a_s; combined once every lambda is known
   const parts: { stats: BatchStats; lambda: number; a: number; scale: Float64Array }[] = [];
-  // eq. (2''): NMI's one-item changes on the soft table, the direction its lambda is tuned along (no pi: the trace's lambda)
-  const direction = options.lambda === "tuned-nmi" && input.proba ? oneItemChanges(softTable(input, clustering), 0).nmi : null;
 
   for (const { round, positions } of batchesByRound(input.draws)) {
     const evidence = record?.batches.get(round) ?? null;
@@ -201,7 +191,6 @@ export function ppiCells(input: EstimatorInput, clustering: TestClustering, opti
       let uu = 0;
       let vv = 0;
       let uv = 0;
-      const along = direction ? { u: 0, v: 0, uv: 0, vv: 0 } : null;
       // the seed batch (no model, pi = 0): V_0 = A_0 = sum_pool (1/q - 1) with the pool total of 1/q = |pool|
       const seedPool = weights.reduce<number>((a, w) => a + (w ?? 0), 0);
       const residual = evidence?.residual ?? { a: Math.max(0, seedPool * (seedPool / positions.length - 1)), b: 0, bMax: 0 };
@@ -217,23 +206,15 @@ export function ppiCells(input: EstimatorInput, clustering: TestClustering, opti
         const prediction = evidence ? record!.predictions.get(row) : undefined;
         sumU[y * K + c] += f * w;
         uu += f * w * w;
-        if (along) along.u += f * w * direction![y * K + c];
         if (prediction) {
           const pi = options.pseudo === "soft" ? prediction.calibrated : null;
           const hard = pi ? -1 : argmaxOf(prediction.calibrated);
           let norm = 0;
-          let gv = 0;
           for (let k = 0; k < C; k++) {
             const value = pi ? pi[k] : k === hard ? 1 : 0;
             if (value === 0) continue;
             sumV[k * K + c] += f * w * value;
             norm += value * value;
-            if (direction) gv += value * direction[k * K + c];
-          }
-          if (along) {
-            along.v += f * w * gv;
-            along.uv += f * w * w * direction![y * K + c] * gv;
-            along.vv += f * w * w * gv * gv;
           }
           const agreement = pi ? pi[y] : hard === y ? 1 : 0;
           vv += f * w * w * norm;
@@ -253,9 +234,8 @@ export function ppiCells(input: EstimatorInput, clustering: TestClustering, opti
         size: positions.length,
         uvIn,
         vvIn,
-        along,
       };
-      // the batch's own lambda_s: its T_s under "tuned" and "tuned-nmi", its predicted variance (the weight a_s) under every tuned form
+      // the batch's own lambda_s: its T_s under "tuned", its predicted variance (the weight a_s) under both tuned forms
       const lambda = typeof options.lambda === "number" ? options.lambda : tunedLambda(stats, K);
       // eq. (1'): each cluster's correction scaled from its HT row count m_c to its pool size M_c
       const scale = new Float64Array(K).fill(1);
