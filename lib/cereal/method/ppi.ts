@@ -97,8 +97,8 @@ function argmaxOf(p: Float32Array): number {
 }
 
 /**
- * The Hansen-Hurwitz covariance sums of eq. (2) times n (n - 1): n S_uv and n S_vv over the whole table, or, with a cluster c,
- * over column c's cells and the batch's rows in c (eq. 2')
+ * The Hansen-Hurwitz covariance sums of eq. (2) times n (n - 1), n = the batch's size: n (n - 1) S_uv and n (n - 1) S_vv over the
+ * whole table, or, with a cluster c, over column c's cells and the batch's rows in c (eq. 2')
  */
 function centredSums(s: BatchStats, K: number, c?: number): { uv: number; vv: number } {
   let UV = 0;
