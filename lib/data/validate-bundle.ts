@@ -12,8 +12,6 @@ import { forEachNpyChunk, readNpyFileHeader, type NpyFileHeader } from "./npy-st
 import { NpyFormatError } from "./npy";
 import { firstRowFault, ROW_SUM_TOLERANCE } from "./probability-rows";
 
-const SOFT_TOLERANCE = ROW_SUM_TOLERANCE;
-
 const manifestSchema = z.object({
   name: z.string().min(1, "give the bundle a name"),
   N: z.number().int().positive("N must be a positive integer"),
@@ -112,11 +110,11 @@ async function checkIds(h: NpyFileHeader, file: string, limit: number, what: str
 
 async function checkSoft(h: NpyFileHeader, file: string, k: number) {
   await forEachNpyChunk(h, k, (values, first) => {
-    const fault = firstRowFault(values, k, SOFT_TOLERANCE);
+    const fault = firstRowFault(values, k);
     if (fault && "value" in fault)
       throw new BundleError(`${file}: item ${first + fault.row} has probability ${fault.value} for cluster ${fault.column}; soft clusterings hold probabilities in [0, 1].`);
     if (fault)
-      throw new BundleError(`${file}: row ${first + fault.row} sums to ${fault.sum.toFixed(6)}, not 1 (±${SOFT_TOLERANCE}); normalise each row, e.g. p / p.sum(1, keepdims=True).`);
+      throw new BundleError(`${file}: row ${first + fault.row} sums to ${fault.sum.toFixed(6)}, not 1 (±${ROW_SUM_TOLERANCE}); normalise each row, e.g. p / p.sum(1, keepdims=True).`);
   });
 }
 
