@@ -9,7 +9,7 @@
  *     mean residual ([y = .] - pi*) of its labeled rows (lambda = 1, optimal for a calibrated pi), negative cells clipped and
  *     the column rescaled to its size: the design-unbiased estimators' best case, whatever the surrogate,
  *   - `ppi-bayes-active`: the same with n rows drawn with replacement with probability p_i = 0.1 / N + 0.9 sd_i / sum sd,
- *     sd_i = sqrt(1 - sum_y pi*(y|x_i)^2), the residual's standard deviation (active inference's design), each cluster's
+ *     sd_i = sqrt(1 - sum_y pi*(y|x_i)^2), the residual's standard deviation (acquisition.ts scoreResidual, active inference's design), each cluster's
  *     residual the 1/p-weighted mean of its draws (Hajek): what the best sampling adds,
  *   - `ppi-bayes-jk`: `ppi-bayes` with the grouped jackknife's small-sample correction (jackknife.ts' groups: the drawn
  *     rows dealt into 20 by draw order): the plug-in of mutual information reads the table's noise as structure (NMI high),
@@ -33,7 +33,8 @@ import { parseArgs } from "node:util";
 import { overlappingClasses } from "@/lib/cereal/harness/overlap-data";
 import { loadBundle } from "@/lib/data/bundle";
 import { writeNpy } from "@/lib/data/npy";
-import { JACKKNIFE_GROUPS } from "@/lib/cereal/method/jackknife";
+import { scoreResidual } from "@/lib/cereal/method/acquisition";
+import { jackknifeCorrected, JACKKNIFE_GROUPS } from "@/lib/cereal/method/jackknife";
 import { clampMetric, contingency, nmiFromTable } from "@/lib/metrics";
 import { Random } from "@/lib/random/named-streams";
 import { WEAK_N, WEAK_SEED, WEAK_SET } from "./weak-set-specs";
@@ -134,13 +135,8 @@ const zeros = (pop: Population) => Array.from({ length: pop.C }, () => new Float
 
 /** draws row indices with probability 0.1 / N + 0.9 sd_i / sum sd (with replacement); returns them with their probabilities */
 function activeSampler(pop: Population): { p: Float64Array; draw: (u: number) => number } {
-  const { pi, C } = pop;
   const n = pop.labels.length;
-  const sd = Float64Array.from({ length: n }, (_, i) => {
-    let s = 0;
-    for (let y = 0; y < C; y++) s += pi[i * C + y] ** 2;
-    return Math.sqrt(Math.max(0, 1 - s));
-  });
+  const sd = scoreResidual(pop.pi, pop.C);
   const sdSum = sd.reduce((a, x) => a + x, 0);
   const p = Float64Array.from(sd, (x) => 0.1 / n + (0.9 * x) / sdSum);
   const cumulative = new Float64Array(n);
@@ -185,7 +181,7 @@ function errorsOf(pop: Population, drawn: Int32Array, active: ReturnType<typeof 
     }
     leftOut.push(nmiFromTable(ppiTable(pop, r, w)));
   }
-  const jk = clampMetric("nmi", G * ppi - ((G - 1) / G) * leftOut.reduce((a, x) => a + x, 0));
+  const jk = clampMetric("nmi", jackknifeCorrected(ppi, leftOut));
   const activeResid = zeros(pop);
   const activeWeight = new Float64Array(pop.K);
   for (let k = 0; k < drawn.length; k++) {

@@ -71,7 +71,7 @@ export function scoreMaxEntropy(proba: Float32Array, classes: number): Float64Ar
  * uniform share tau (the design's eps) and weighted by 1/q, it is that paper's design; not one of
  * the paper's acquisitions (issue #23 item 2).
  */
-export function scoreResidual(proba: Float32Array, classes: number): Float64Array {
+export function scoreResidual(proba: ArrayLike<number>, classes: number): Float64Array {
   const n = proba.length / classes;
   const scores = new Float64Array(n);
   for (let i = 0; i < n; i++) {

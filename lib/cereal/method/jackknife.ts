@@ -36,6 +36,13 @@ export function jackknifeSe(leftOut: readonly number[]): number {
   return Math.sqrt(((G - 1) / G) * leftOut.reduce((a, v) => a + (v - mean) ** 2, 0));
 }
 
+/** the grouped jackknife's bias-corrected value of a statistic, theta_J = G theta - (G - 1) mean theta_g, from its whole-sample value and its values with each group left out (unclamped) */
+export function jackknifeCorrected(full: number, leftOut: readonly number[]): number {
+  const G = leftOut.length;
+  const mean = leftOut.reduce((a, v) => a + v, 0) / G;
+  return G * full - (G - 1) * mean;
+}
+
 /** the metrics of the whole table and of the table with each group of labeled rows left out (none under 2 rows) */
 function leaveGroupsOut(
   input: EstimatorInput,
@@ -74,9 +81,9 @@ export function jackknife(
   const corrected = {} as MetricValues;
   const se = {} as MetricValues;
   for (const k of METRIC_KEYS) {
-    const mean = leftOut.reduce((a, v) => a + v[k], 0) / G;
-    corrected[k] = clampMetric(k, G * full[k] - (G - 1) * mean);
-    se[k] = jackknifeSe(leftOut.map((v) => v[k]));
+    const values = leftOut.map((v) => v[k]);
+    corrected[k] = clampMetric(k, jackknifeCorrected(full[k], values));
+    se[k] = jackknifeSe(values);
   }
   return { full, corrected, se };
 }
